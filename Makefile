@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perfctr: virtual per-process performance counters for Linux 6.12.
+#
+#   make demo      build everything, boot it in QEMU, run perfex on examples
+#   make check     every test: host, KUnit and kselftests on a debug kernel,
+#                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel
+#   make run       boot the demo kernel with an interactive shell
+#   make patch     the git am-able patch series, in $(O)/patches
+#   make clean     remove build products, keep the unpacked kernel source
+#   make distclean remove $(O) entirely
+#
+# Variables: O=DIR (build directory, default ./build), KERNEL_SRC=DIR (your
+# own Linux 6.12 tree, used read-only, instead of Debian's linux-source-6.12),
+# JOBS=N (parallel jobs, default: number of CPUs).
+
+TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+O		?= $(TOP)/build
+override O	:= $(abspath $(O))
+JOBS		?= $(shell nproc)
+TARBALL		:= /usr/src/linux-source-6.12.tar.xz
+QEMU_TIMEOUT	?= 600
+
+ifneq ($(KERNEL_SRC),)
+PRISTINE	:= $(abspath $(KERNEL_SRC))
+else
+PRISTINE	:= $(O)/linux-pristine
+endif
+TREE		:= $(O)/linux
+SERIES		:= $(O)/series
+KDEMO		:= $(O)/kernel-demo
+KDEBUG		:= $(O)/kernel-debug
+KNOPC		:= $(O)/kernel-noperfctr
+USER		:= $(O)/user
+CONFIGS		:= $(TOP)/scripts/configs
+KMAKE		= $(MAKE) -s -C $(TREE) -j$(JOBS)
+
+export O
+
+.PHONY: all demo run check patch patch-check clean distclean deps tree \
+	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
+	w1 initramfs-demo initramfs-check
+
+all: kernel-demo user
+
+deps:
+	@$(TOP)/scripts/install-deps
+
+# --- The kernel tree: pristine 6.12 plus the series ---------------------
+
+$(O)/linux-pristine/Makefile: | deps
+	@echo "  UNPACK  $(TARBALL)"
+	@rm -rf $(O)/linux-pristine $(O)/linux-source-6.12
+	@mkdir -p $(O)
+	@tar -C $(O) -xJf $(TARBALL)
+	@mv $(O)/linux-source-6.12 $(O)/linux-pristine
+
+tree: $(PRISTINE)/Makefile | deps
+	@v=$$($(MAKE) -s -C $(PRISTINE) kernelversion 2>/dev/null); \
+	case "$$v" in 6.12|6.12.*) ;; \
+	*) echo "perfctr: $(PRISTINE) is Linux '$$v', not 6.12: the series is for 6.12 only" >&2; exit 1;; esac; \
+	if [ -e $(PRISTINE)/.config ] || [ -e $(PRISTINE)/include/config ]; then \
+		echo "perfctr: $(PRISTINE) has been configured in place; run 'make mrproper' there first" >&2; exit 1; fi
+	@if [ ! -f $(TREE)/.perfctr-pristine ] || [ "$$(cat $(TREE)/.perfctr-pristine)" != "$(PRISTINE)" ]; then \
+		echo "  LINK    $(TREE)"; rm -rf $(TREE); \
+		cp -al $(PRISTINE) $(TREE) 2>/dev/null || { rm -rf $(TREE); cp -a $(PRISTINE) $(TREE); }; \
+		echo "$(PRISTINE)" > $(TREE)/.perfctr-pristine; fi
+	@$(TOP)/scripts/kseries commit $(PRISTINE) $(SERIES)
+	@$(TOP)/scripts/kseries sync $(PRISTINE) $(SERIES) $(TREE)
+
+patch: tree
+	@$(TOP)/scripts/kseries format $(SERIES) $(O)/patches
+	@echo "  PATCH   $(O)/patches: $$(ls $(O)/patches/*.patch | wc -l) patches for Linux 6.12"
+
+# git am the series onto a fresh copy of the pristine tree and build it.
+patch-check: patch
+	@$(TOP)/scripts/patch-check $(PRISTINE) $(O)/patches $(O)/patch-check $(TREE)
+
+# --- Kernels ---------------------------------------------------------------
+
+kernel-demo: tree
+	@$(TOP)/scripts/kernel-config $(TREE) $(KDEMO) $(CONFIGS)/base.config
+	@echo "  KERNEL  $(KDEMO)"
+	@$(KMAKE) O=$(KDEMO) bzImage
+
+kernel-debug: tree
+	@$(TOP)/scripts/kernel-config $(TREE) $(KDEBUG) $(CONFIGS)/base.config $(CONFIGS)/debug.config
+	@echo "  KERNEL  $(KDEBUG) (debug)"
+	@$(KMAKE) O=$(KDEBUG) bzImage
+
+kernel-noperfctr: tree
+	@$(TOP)/scripts/kernel-config $(TREE) $(KNOPC) $(CONFIGS)/base.config $(CONFIGS)/noperfctr.config
+	@echo "  KERNEL  $(KNOPC) (CONFIG_PERFCTR=n)"
+	@$(KMAKE) O=$(KNOPC) bzImage
+
+# Our kernel code again with W=1: any warning fails.
+w1: kernel-debug
+	@echo "  W=1     kernel/perfctr arch/x86/perfctr"
+	@$(KMAKE) O=$(KDEBUG) W=1 kernel/perfctr/ arch/x86/perfctr/ 2>&1 | tee $(O)/w1.log
+	@! grep -q 'warning:' $(O)/w1.log
+
+checkpatch: patch
+	@$(TOP)/scripts/run-checkpatch $(TREE) $(O)/patches
+
+# --- User space ------------------------------------------------------------
+
+USER_MAKE = $(MAKE) -s O=$(USER)
+
+user: | deps
+	@+$(USER_MAKE) -C $(TOP)/lib
+	@+$(USER_MAKE) -C $(TOP)/lib examples
+	@+$(USER_MAKE) -C $(TOP)/tools/perfex
+	@+$(USER_MAKE) -C $(TOP)/tools/examples
+	@$(TOP)/scripts/build-selftests $(TREE) $(TOP)/selftests $(USER)
+
+user: tree
+
+host-test: | deps
+	@+$(USER_MAKE) -C $(TOP)/lib test
+	@+$(USER_MAKE) -C $(TOP)/tools/perfex test
+
+# --- Boot ------------------------------------------------------------------
+
+GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
+	$(USER)/examples/self_count $(USER)/vperfctr_test \
+	$(TOP)/tools/perfex/tests/perfex-e2e.sh
+
+initramfs-demo: kernel-demo user
+	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo.cpio \
+		$(TOP)/scripts/guest/init-demo $(GUEST_BINS)
+
+initramfs-check: kernel-debug user
+	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-check.cpio \
+		$(TOP)/scripts/guest/init-check $(GUEST_BINS)
+
+demo: initramfs-demo
+	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/demo.log \
+		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-demo.cpio
+	@$(TOP)/scripts/check-demo $(O)/demo.log
+
+run: kernel-demo user
+	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-run.cpio \
+		$(TOP)/scripts/guest/init-run $(GUEST_BINS)
+	@$(TOP)/scripts/run-qemu --interactive \
+		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-run.cpio
+
+check: | deps
+	@$(TOP)/scripts/check
+
+clean:
+	rm -rf $(USER) $(KDEMO) $(KDEBUG) $(KNOPC) $(SERIES) $(O)/patches \
+		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results
+
+distclean:
+	rm -rf $(O)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libperfctr: user-space access to virtual per-thread performance counters.
+ *
+ * A struct vperfctr is a handle on one thread's counter state.  Open it,
+ * program it with vperfctr_control(), read it with vperfctr_read_tsc() or
+ * vperfctr_read_ctrs() (no system call when the state page is mapped),
+ * and drop it with vperfctr_close().  Closing a handle leaves the counters
+ * of the thread running; vperfctr_unlink() detaches them from the thread.
+ *
+ * The library keeps no global state.  Functions that return int return 0
+ * (or a non-negative value) on success and -1 with errno set on failure;
+ * functions that return a pointer return NULL with errno set.
+ */
+#ifndef LIBPERFCTR_H
+#define LIBPERFCTR_H
+
+#include <linux/perfctr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vperfctr;	/* opaque */
+
+/*
+ * Opening a handle.
+ *
+ * vperfctr_open() opens the calling thread's state, creating it if the
+ * thread has none.  vperfctr_open_tid() is the system call's own rule:
+ * tid 0 is the calling thread, another tid must be ptrace-stopped by the
+ * caller; with creat the state must not exist yet (EEXIST), without it
+ * it must (ENOENT).  vperfctr_from_fd() wraps a descriptor obtained
+ * elsewhere, e.g. received over a socket; on success the handle owns fd,
+ * on failure fd is left open.
+ */
+struct vperfctr *vperfctr_open(void);
+struct vperfctr *vperfctr_open_tid(int tid, int creat);
+struct vperfctr *vperfctr_from_fd(int fd);
+void vperfctr_close(struct vperfctr *vperfctr);
+int vperfctr_fd(const struct vperfctr *vperfctr);
+
+/*
+ * Control.
+ *
+ * vperfctr_control() stops and samples the counters, installs control,
+ * resets every sum whose bit is clear in control->preserve (the TSC sum
+ * is reset only when control turns the TSC off) and restarts whatever
+ * control enables.  Clear control with memset() before filling it in.
+ * vperfctr_stop() installs an all-off control that preserves the PMC
+ * sums; the kernel resets the TSC sum on the way.
+ */
+int vperfctr_control(const struct vperfctr *vperfctr,
+		     const struct vperfctr_control *control);
+int vperfctr_stop(const struct vperfctr *vperfctr);
+int vperfctr_unlink(const struct vperfctr *vperfctr);
+int vperfctr_iresume(const struct vperfctr *vperfctr);
+
+/*
+ * Reading.
+ *
+ * vperfctr_read_tsc() and vperfctr_read_ctrs() compute the current sums
+ * from the mapped state page when they can, and fall back to the
+ * vperfctr_read system call otherwise.  vperfctr_read_tsc() returns 0
+ * with errno set if both ways fail, and leaves errno alone otherwise, so
+ * clear errno first to tell a failure from a TSC sum of 0.
+ * vperfctr_read_state() always makes the system call; any of its
+ * pointers may be NULL.  vperfctr_is_running() returns 1 if any counter
+ * is enabled, 0 if none.
+ */
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr);
+int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
+		       struct perfctr_sum_ctrs *sum);
+int vperfctr_read_state(const struct vperfctr *vperfctr,
+			struct perfctr_sum_ctrs *sum,
+			struct vperfctr_control *control,
+			struct perfctr_sum_ctrs *children);
+int vperfctr_is_running(const struct vperfctr *vperfctr);
+
+/*
+ * The raw system calls, for callers that manage descriptors themselves.
+ * They return what the kernel returns, -1 with errno set on failure.
+ * On a kernel without perfctr every one of them fails with ENOSYS.
+ * The calls taking a descriptor fail with EBADF if it is not open and
+ * EINVAL if it is not a state's.
+ */
+int _vperfctr_open(int tid, int creat);
+int _vperfctr_control(int fd, const struct vperfctr_control *control);
+int _vperfctr_unlink(int fd);
+int _vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
+		   struct vperfctr_control *control,
+		   struct perfctr_sum_ctrs *children);
+int _vperfctr_iresume(int fd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBPERFCTR_H */

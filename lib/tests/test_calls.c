@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The library's system calls, against a fake kernel.
+ *
+ * This program defines syscall() itself, so the library linked into
+ * it talks to the fake below instead of the real kernel:
+ * each test scripts the replies and then checks which calls were made,
+ * with which arguments.  Descriptors are real (/dev/null, which cannot
+ * be mapped, or a memfd holding a made-up state page), so mmap() and
+ * close() behave as they would on a state.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include <libperfctr.h>
+#include "tap.h"
+
+#define MAX_CALLS	8
+
+struct call {
+	long nr;
+	long arg[6];
+};
+
+struct reply {
+	long ret;
+	int err;
+};
+
+static struct {
+	struct call call[MAX_CALLS];
+	int ncalls;
+	struct reply reply[MAX_CALLS];	/* for the next calls, in order */
+	int nreplies, next_reply;
+	struct vperfctr_control control_in;	/* given to vperfctr_control */
+	struct perfctr_sum_ctrs sum_out;	/* vperfctr_read's answers */
+	struct vperfctr_control control_out;
+} kernel;
+
+long syscall(long nr, ...)
+{
+	struct call *call = &kernel.call[kernel.ncalls % MAX_CALLS];
+	struct reply reply = { 0, 0 };
+	va_list ap;
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		call->arg[i] = va_arg(ap, long);
+	va_end(ap);
+	call->nr = nr;
+	if (kernel.next_reply < kernel.nreplies)
+		reply = kernel.reply[kernel.next_reply++];
+	kernel.ncalls++;
+	if (reply.err) {
+		errno = reply.err;
+		return -1;
+	}
+
+	if (nr == __NR_vperfctr_control)
+		memcpy(&kernel.control_in, (void *)call->arg[1],
+		       sizeof(kernel.control_in));
+	if (nr == __NR_vperfctr_read) {
+		if (call->arg[1])
+			memcpy((void *)call->arg[1], &kernel.sum_out,
+			       sizeof(kernel.sum_out));
+		if (call->arg[2])
+			memcpy((void *)call->arg[2], &kernel.control_out,
+			       sizeof(kernel.control_out));
+		if (call->arg[3])
+			memset((void *)call->arg[3], 0,
+			       sizeof(struct perfctr_sum_ctrs));
+	}
+	return reply.ret;
+}
+
+/* A fresh kernel: no calls made, no replies scripted. */
+static void boot(void)
+{
+	memset(&kernel, 0, sizeof(kernel));
+}
+
+/* Replies to the next calls; calls without one succeed with 0. */
+static void will_return(long ret)
+{
+	kernel.reply[kernel.nreplies++] = (struct reply){ ret, 0 };
+}
+
+static void will_fail(int err)
+{
+	kernel.reply[kernel.nreplies++] = (struct reply){ -1, err };
+}
+
+/* Was call @i system call @nr with arguments @a0 and @a1, zeros after? */
+static int called(int i, long nr, long a0, long a1)
+{
+	const struct call *call = &kernel.call[i];
+
+	return i < kernel.ncalls && call->nr == nr && call->arg[0] == a0 &&
+	       call->arg[1] == a1 && !call->arg[2] && !call->arg[3] &&
+	       !call->arg[4] && !call->arg[5];
+}
+
+static int unmappable_fd(void)
+{
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* A descriptor whose page looks like a state page with @state on it. */
+static int page_fd(const struct vperfctr_state *state)
+{
+	long size = sysconf(_SC_PAGESIZE);
+	char *buf = calloc(1, size);
+	int fd = memfd_create("state", MFD_CLOEXEC);
+
+	memcpy(buf, state, sizeof(*state));
+	if (fd < 0 || write(fd, buf, size) != size)
+		abort();
+	free(buf);
+	return fd;
+}
+
+/* The numbers are ABI: a kernel with perfctr has the calls there. */
+static void test_numbers(void)
+{
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr_control control;
+
+	memset(&control, 0, sizeof(control));
+	boot();
+	_vperfctr_open(0, 1);
+	_vperfctr_control(3, &control);
+	_vperfctr_unlink(3);
+	_vperfctr_read(3, &sum, NULL, NULL);
+	_vperfctr_iresume(3);
+	tap_ok(kernel.ncalls == 5 && called(0, 600, 0, 1) &&
+	       kernel.call[1].nr == 601 && kernel.call[1].arg[0] == 3 &&
+	       called(2, 602, 3, 0) &&
+	       kernel.call[3].nr == 603 && kernel.call[3].arg[0] == 3 &&
+	       called(4, 604, 3, 0),
+	       "system calls 600 to 604: open, control, unlink, read, "
+	       "iresume");
+}
+
+/* A kernel without perfctr: its ENOSYS reaches the caller unchanged. */
+static void test_no_perfctr(void)
+{
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr_control control;
+
+	boot();
+	will_fail(ENOSYS);
+	errno = 0;
+	tap_ok(!vperfctr_open() && errno == ENOSYS && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 0, 1),
+	       "no perfctr: open fails with ENOSYS after one system call");
+
+	boot();
+	will_fail(ENOSYS);
+	errno = 0;
+	tap_ok(!vperfctr_open_tid(1234, 0) && errno == ENOSYS &&
+	       kernel.ncalls == 1 && called(0, __NR_vperfctr_open, 1234, 0),
+	       "no perfctr: open_tid fails with ENOSYS");
+
+	memset(&control, 0, sizeof(control));
+	boot();
+	will_fail(ENOSYS);
+	will_fail(ENOSYS);
+	will_fail(ENOSYS);
+	will_fail(ENOSYS);
+	will_fail(ENOSYS);
+	errno = 0;
+	tap_ok(_vperfctr_open(0, 0) == -1 && errno == ENOSYS,
+	       "no perfctr: _vperfctr_open: -1, ENOSYS");
+	errno = 0;
+	tap_ok(_vperfctr_control(3, &control) == -1 && errno == ENOSYS,
+	       "no perfctr: _vperfctr_control: -1, ENOSYS");
+	errno = 0;
+	tap_ok(_vperfctr_unlink(3) == -1 && errno == ENOSYS,
+	       "no perfctr: _vperfctr_unlink: -1, ENOSYS");
+	errno = 0;
+	tap_ok(_vperfctr_read(3, &sum, NULL, NULL) == -1 && errno == ENOSYS,
+	       "no perfctr: _vperfctr_read: -1, ENOSYS");
+	errno = 0;
+	tap_ok(_vperfctr_iresume(3) == -1 && errno == ENOSYS,
+	       "no perfctr: _vperfctr_iresume: -1, ENOSYS");
+	tap_is_int(kernel.ncalls, 5, "no perfctr: one system call each");
+}
+
+static void test_open(void)
+{
+	struct vperfctr *vperfctr;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	vperfctr = vperfctr_open();
+	tap_ok(vperfctr && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 0, 1),
+	       "open: vperfctr_open(0, 1)");
+	tap_is_int(vperfctr ? vperfctr_fd(vperfctr) : -1, fd,
+		   "open: handle holds the kernel's descriptor");
+	vperfctr_close(vperfctr);
+	tap_ok(fcntl(fd, F_GETFD) < 0 && errno == EBADF,
+	       "close: descriptor closed");
+}
+
+static void test_open_existing(void)
+{
+	struct vperfctr *vperfctr;
+	int fd = unmappable_fd();
+
+	boot();
+	will_fail(EEXIST);
+	will_return(fd);
+	vperfctr = vperfctr_open();
+	tap_ok(vperfctr && kernel.ncalls == 2 &&
+	       called(0, __NR_vperfctr_open, 0, 1) &&
+	       called(1, __NR_vperfctr_open, 0, 0),
+	       "open on EEXIST: opens the existing state");
+	vperfctr_close(vperfctr);
+}
+
+static void test_open_tid(void)
+{
+	boot();
+	will_fail(ENOENT);
+	errno = 0;
+	tap_ok(!vperfctr_open_tid(1234, 0) && errno == ENOENT &&
+	       kernel.ncalls == 1 && called(0, __NR_vperfctr_open, 1234, 0),
+	       "open_tid: arguments passed, ENOENT returned");
+}
+
+static void test_control(void)
+{
+	struct vperfctr_control control, stop;
+	struct vperfctr *vperfctr;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+
+	memset(&control, 0, sizeof(control));
+	control.cpu_control.tsc_on = 1;
+	control.preserve = 5;
+	tap_ok(vperfctr_control(vperfctr, &control) == 0 &&
+	       kernel.call[1].nr == __NR_vperfctr_control &&
+	       kernel.call[1].arg[0] == fd &&
+	       !memcmp(&kernel.control_in, &control, sizeof(control)),
+	       "control: descriptor and control passed");
+
+	memset(&stop, 0, sizeof(stop));
+	stop.preserve = ~0u;
+	tap_ok(vperfctr_stop(vperfctr) == 0 &&
+	       kernel.call[2].nr == __NR_vperfctr_control &&
+	       !memcmp(&kernel.control_in, &stop, sizeof(stop)),
+	       "stop: all off, PMC sums preserved");
+
+	tap_ok(vperfctr_unlink(vperfctr) == 0 &&
+	       called(3, __NR_vperfctr_unlink, fd, 0),
+	       "unlink: descriptor passed");
+
+	will_fail(EINVAL);
+	errno = 0;
+	tap_ok(vperfctr_iresume(vperfctr) == -1 && errno == EINVAL &&
+	       called(4, __NR_vperfctr_iresume, fd, 0),
+	       "iresume: descriptor passed, error returned");
+	vperfctr_close(vperfctr);
+}
+
+static void test_read_syscall(void)
+{
+	struct perfctr_sum_ctrs sum, children;
+	struct vperfctr_control control;
+	struct vperfctr *vperfctr;
+	const struct call *call;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+
+	kernel.sum_out.tsc = 123456789;
+	kernel.sum_out.pmc[0] = 42;
+	call = &kernel.call[1];
+	errno = 0;
+	tap_is_u64(vperfctr_read_tsc(vperfctr), 123456789,
+		   "read_tsc unmapped: value from the system call");
+	tap_ok(errno == 0 && call->nr == __NR_vperfctr_read &&
+	       call->arg[0] == fd && call->arg[1] && !call->arg[2] &&
+	       !call->arg[3],
+	       "read_tsc unmapped: vperfctr_read(fd, sum, NULL, NULL)");
+
+	memset(&sum, 0, sizeof(sum));
+	tap_ok(vperfctr_read_ctrs(vperfctr, &sum) == 0 && sum.tsc == 123456789
+	       && sum.pmc[0] == 42,
+	       "read_ctrs unmapped: values from the system call");
+
+	kernel.control_out.cpu_control.tsc_on = 1;
+	call = &kernel.call[3];
+	tap_ok(vperfctr_read_state(vperfctr, &sum, &control, &children) == 0 &&
+	       call->arg[1] == (long)&sum && call->arg[2] == (long)&control &&
+	       call->arg[3] == (long)&children &&
+	       control.cpu_control.tsc_on == 1,
+	       "read_state: all three pointers passed");
+
+	tap_is_int(vperfctr_is_running(vperfctr), 1,
+		   "is_running unmapped: TSC on");
+	memset(&kernel.control_out, 0, sizeof(kernel.control_out));
+	tap_is_int(vperfctr_is_running(vperfctr), 0,
+		   "is_running unmapped: all off");
+	kernel.control_out.cpu_control.nrictrs = 1;
+	tap_is_int(vperfctr_is_running(vperfctr), 1,
+		   "is_running unmapped: an i-mode counter");
+
+	will_fail(EBADF);
+	errno = 0;
+	tap_ok(vperfctr_read_tsc(vperfctr) == 0 && errno == EBADF,
+	       "read_tsc failing: 0 with errno");
+	vperfctr_close(vperfctr);
+}
+
+static void init_state(struct vperfctr_state *state, __u32 flags,
+		       __u32 cstatus)
+{
+	memset(state, 0, sizeof(*state));
+	state->magic = VPERFCTR_STATE_MAGIC;
+	state->abi_version = PERFCTR_ABI_VERSION;
+	state->flags = flags;
+	state->cpu_state.cstatus = cstatus;
+}
+
+static void test_read_page(void)
+{
+	struct vperfctr_state state;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr *vperfctr;
+
+	init_state(&state, 0, PERFCTR_CSTATUS_TSC_ON);
+	state.cpu_state.tsc_sum = 777;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	tap_ok(vperfctr != NULL, "open maps a state page");
+	if (!vperfctr)
+		return;
+	tap_is_u64(vperfctr_read_tsc(vperfctr), 777, "read_tsc mapped: page");
+	tap_is_int(vperfctr_is_running(vperfctr), 1,
+		   "is_running mapped: page");
+	tap_is_int(kernel.ncalls, 1, "mapped reads make no system call");
+	vperfctr_close(vperfctr);
+
+	/* A live PMC and no rdpmc: only the kernel can read it. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 1);
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	kernel.sum_out.tsc = 1000;
+	kernel.sum_out.pmc[0] = 99;
+	tap_ok(vperfctr_read_ctrs(vperfctr, &sum) == 0 && sum.pmc[0] == 99 &&
+	       kernel.ncalls == 2 && kernel.call[1].nr == __NR_vperfctr_read,
+	       "read_ctrs mapped, live PMC: falls back to the system call");
+	vperfctr_close(vperfctr);
+}
+
+static void test_foreign_page(void)
+{
+	struct vperfctr_state state;
+	int fd;
+
+	init_state(&state, 0, 0);
+	state.abi_version = 5 << 16;	/* perfctr 2.7 */
+	boot();
+	fd = page_fd(&state);
+	will_return(fd);
+	errno = 0;
+	tap_ok(!vperfctr_open() && errno == EPROTO,
+	       "open, page of another ABI: EPROTO");
+	tap_ok(kernel.ncalls == 2 && called(1, __NR_vperfctr_unlink, fd, 0),
+	       "open, page of another ABI: created state unlinked");
+	tap_ok(fcntl(fd, F_GETFD) < 0, "open, page of another ABI: fd closed");
+
+	fd = page_fd(&state);
+	boot();
+	will_return(fd);
+	tap_ok(!vperfctr_open_tid(0, 0) && kernel.ncalls == 1,
+	       "open existing, page of another ABI: state left attached");
+}
+
+int main(void)
+{
+	test_numbers();
+	test_no_perfctr();
+	test_open();
+	test_open_existing();
+	test_open_tid();
+	test_control();
+	test_read_syscall();
+	test_read_page();
+	test_foreign_page();
+	return tap_done();
+}
