@@ -23,6 +23,9 @@ QEMU_TIMEOUT	?= 600
 
 ifneq ($(KERNEL_SRC),)
 PRISTINE	:= $(abspath $(KERNEL_SRC))
+ifeq ($(wildcard $(PRISTINE)/Makefile),)
+$(error KERNEL_SRC=$(KERNEL_SRC) is not a kernel source tree: no Makefile there)
+endif
 else
 PRISTINE	:= $(O)/linux-pristine
 endif

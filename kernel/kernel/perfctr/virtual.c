@@ -90,14 +90,20 @@ void vperfctr_put(struct vperfctr *perfctr)
 	}
 }
 
+/*
+ * The page's sequence count, as in seqcount_t but shared with user space:
+ * only the owner's CPU (or a ptracer while the owner is stopped) writes.
+ */
 static void vperfctr_write_begin(struct vperfctr_state *kstate)
 {
 	WRITE_ONCE(kstate->seq, kstate->seq + 1);
+	/* An odd seq is visible before any change to the page. */
 	smp_wmb();
 }
 
 static void vperfctr_write_end(struct vperfctr_state *kstate)
 {
+	/* Every change to the page is visible before seq is even again. */
 	smp_wmb();
 	WRITE_ONCE(kstate->seq, kstate->seq + 1);
 }
@@ -688,8 +694,16 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	return ret;
 }
 
+/*
+ * Registered, though it cannot be mounted from user space (SB_NOUSER), so
+ * that /proc/filesystems tells user space this kernel has perfctr.
+ */
 static int __init vperfctrfs_init(void)
 {
+	int err = register_filesystem(&vperfctrfs_type);
+
+	if (err)
+		panic("vperfctrfs: cannot register: %d\n", err);
 	vperfctr_mnt = kern_mount(&vperfctrfs_type);
 	if (IS_ERR(vperfctr_mnt))
 		panic("vperfctrfs: kernel mount failed\n");

@@ -296,6 +296,7 @@ static struct kunit_suite vperfctr_test_suite = {
 	.exit = vperfctr_test_exit,
 	.test_cases = vperfctr_test_cases,
 };
+
 kunit_test_suite(vperfctr_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the virtual per-process counters");

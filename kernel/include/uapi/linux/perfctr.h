@@ -102,12 +102,32 @@ struct vperfctr_control {
  * bits 0..6 nractrs.  Zero means the counters are stopped.
  */
 #define PERFCTR_CSTATUS_TSC_ON		0x80000000u
-#define perfctr_cstatus_nractrs(cs)	((cs) & 0x7f)
-#define perfctr_cstatus_nrictrs(cs)	(((cs) >> 16) & 0x7f)
-#define perfctr_cstatus_nrctrs(cs)	\
-	(perfctr_cstatus_nractrs(cs) + perfctr_cstatus_nrictrs(cs))
-#define perfctr_cstatus_has_tsc(cs)	(((cs) & PERFCTR_CSTATUS_TSC_ON) != 0)
-#define perfctr_cstatus_enabled(cs)	((cs) != 0)
+
+static __inline__ __u32 perfctr_cstatus_nractrs(__u32 cstatus)
+{
+	return cstatus & 0x7f;
+}
+
+static __inline__ __u32 perfctr_cstatus_nrictrs(__u32 cstatus)
+{
+	return (cstatus >> 16) & 0x7f;
+}
+
+static __inline__ __u32 perfctr_cstatus_nrctrs(__u32 cstatus)
+{
+	return perfctr_cstatus_nractrs(cstatus) +
+	       perfctr_cstatus_nrictrs(cstatus);
+}
+
+static __inline__ int perfctr_cstatus_has_tsc(__u32 cstatus)
+{
+	return (cstatus & PERFCTR_CSTATUS_TSC_ON) != 0;
+}
+
+static __inline__ int perfctr_cstatus_enabled(__u32 cstatus)
+{
+	return cstatus != 0;
+}
 
 struct perfctr_pmc_state {
 	__u32 map;		/* hardware counter (rdpmc index on x86) */
