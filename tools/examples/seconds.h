@@ -33,4 +33,19 @@ static inline int parse_seconds(const char *prog, int argc, char **argv,
 	return 0;
 }
 
+/* The CLOCK_MONOTONIC time @length from now. */
+static inline struct timespec deadline_after(const struct timespec *length)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += length->tv_sec;
+	end.tv_nsec += length->tv_nsec;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	return end;
+}
+
 #endif /* EXAMPLES_SECONDS_H */

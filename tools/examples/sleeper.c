@@ -18,13 +18,7 @@ int main(int argc, char **argv)
 
 	if (parse_seconds("sleeper", argc, argv, &length) < 0)
 		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += length.tv_sec;
-	end.tv_nsec += length.tv_nsec;
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
+	end = deadline_after(&length);
 	/* An absolute deadline: a signal cannot stretch the sleep. */
 	do
 		err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL);

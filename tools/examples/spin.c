@@ -23,13 +23,7 @@ int main(int argc, char **argv)
 
 	if (parse_seconds("spin", argc, argv, &length) < 0)
 		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += length.tv_sec;
-	end.tv_nsec += length.tv_nsec;
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
+	end = deadline_after(&length);
 	do {
 		/* The empty asm makes the compiler keep the loop. */
 		for (i = 0; i < 10000; i++) {

@@ -442,9 +442,14 @@ static const struct file_operations vperfctr_fops = {
 	.llseek		= noop_llseek,
 };
 
-static struct vperfctr *vperfctr_from_file(struct file *file)
+/* The state behind a descriptor: EBADF if none is open, EINVAL if not ours. */
+static struct vperfctr *vperfctr_of(struct fd f)
 {
-	return file->f_op == &vperfctr_fops ? file->private_data : NULL;
+	if (fd_empty(f))
+		return ERR_PTR(-EBADF);
+	if (fd_file(f)->f_op != &vperfctr_fops)
+		return ERR_PTR(-EINVAL);
+	return fd_file(f)->private_data;
 }
 
 /* A new close-on-exec fd for @perfctr.  Consumes one reference. */
@@ -558,11 +563,9 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	int ret;
 
 	CLASS(fd, f)(fd);
-	if (fd_empty(f))
-		return -EBADF;
-	perfctr = vperfctr_from_file(fd_file(f));
-	if (!perfctr)
-		return -EINVAL;
+	perfctr = vperfctr_of(f);
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
 	if (copy_from_user(&control, argp, sizeof(control)))
 		return -EFAULT;
 	ret = vperfctr_check_control(&control);
@@ -595,11 +598,9 @@ SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 	int ret;
 
 	CLASS(fd, f)(fd);
-	if (fd_empty(f))
-		return -EBADF;
-	perfctr = vperfctr_from_file(fd_file(f));
-	if (!perfctr)
-		return -EINVAL;
+	perfctr = vperfctr_of(f);
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
 	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk)
 		return 0;
@@ -633,11 +634,9 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	int ret = 0;
 
 	CLASS(fd, f)(fd);
-	if (fd_empty(f))
-		return -EBADF;
-	perfctr = vperfctr_from_file(fd_file(f));
-	if (!perfctr)
-		return -EINVAL;
+	perfctr = vperfctr_of(f);
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
 	tsk = vperfctr_get_owner(perfctr);
 	if (tsk) {
 		ret = vperfctr_check_access(tsk);
@@ -678,11 +677,9 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	int ret;
 
 	CLASS(fd, f)(fd);
-	if (fd_empty(f))
-		return -EBADF;
-	perfctr = vperfctr_from_file(fd_file(f));
-	if (!perfctr)
-		return -EINVAL;
+	perfctr = vperfctr_of(f);
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
 	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk)
 		return -ESRCH;
