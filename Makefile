@@ -125,8 +125,8 @@ host-test: | deps
 # --- Boot ------------------------------------------------------------------
 
 GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
-	$(USER)/examples/self_count $(USER)/vperfctr_test \
-	$(TOP)/tools/perfex/tests/perfex-e2e.sh
+	$(USER)/examples/forker $(USER)/examples/self_count \
+	$(USER)/vperfctr_test $(TOP)/tools/perfex/tests/perfex-e2e.sh
 
 initramfs-demo: kernel-demo user
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo.cpio \

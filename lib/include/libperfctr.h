@@ -52,6 +52,32 @@ int vperfctr_fd(const struct vperfctr *vperfctr);
  */
 int vperfctr_control(const struct vperfctr *vperfctr,
 		     const struct vperfctr_control *control);
+
+/*
+ * Software counters (PERFCTR_MAP_SOFTWARE): kernel events of the thread,
+ * counted on any machine, PMU or not.
+ *
+ * vperfctr_control_add_sw() appends an accumulation-mode counter of
+ * @event (PERFCTR_SW_*) to @control; vperfctr_control_add_sw_irq() an
+ * interrupt-mode one, which stops the counters and sends the thread
+ * control->si_signo (the caller sets it) after every @period events, or
+ * @period ns for PERFCTR_SW_TASK_CLOCK; vperfctr_iresume() restarts
+ * them.  @modes is PERFCTR_SW_USR, PERFCTR_SW_OS or both for the fault
+ * events (PERFCTR_SW_OS, counting kernel mode, needs privilege: without
+ * it vperfctr_control() fails with EACCES) and must be 0 for the others.
+ *
+ * The a-mode counters come first in a control: add them all before the
+ * first i-mode one.  Both functions return the new counter's index i
+ * (its value is sum.pmc[i]), or -1 with errno EINVAL (unknown event,
+ * bad @modes, @period 0 or above INT64_MAX, an a-mode counter after an
+ * i-mode one, or a control that is not valid) or ENOSPC (already
+ * PERFCTR_MAX_NRCTRS counters); @control is left unchanged on failure.
+ */
+int vperfctr_control_add_sw(struct vperfctr_control *control,
+			    unsigned int event, unsigned int modes);
+int vperfctr_control_add_sw_irq(struct vperfctr_control *control,
+				unsigned int event, unsigned int modes,
+				unsigned long long period);
 int vperfctr_stop(const struct vperfctr *vperfctr);
 int vperfctr_unlink(const struct vperfctr *vperfctr);
 int vperfctr_iresume(const struct vperfctr *vperfctr);
@@ -61,12 +87,18 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
  *
  * vperfctr_read_tsc() and vperfctr_read_ctrs() compute the current sums
  * from the mapped state page when they can, and fall back to the
- * vperfctr_read system call otherwise.  vperfctr_read_tsc() returns 0
+ * vperfctr_read system call otherwise.  Software counters are read from
+ * the page too, task-clock included (from the TSC and the page's
+ * time_mult and time_shift).  vperfctr_read_tsc() returns 0
  * with errno set if both ways fail, and leaves errno alone otherwise, so
  * clear errno first to tell a failure from a TSC sum of 0.
  * vperfctr_read_state() always makes the system call; any of its
- * pointers may be NULL.  vperfctr_is_running() returns 1 if any counter
- * is enabled, 0 if none.
+ * pointers may be NULL.  @children receives the children sums: the
+ * final sums of every thread and process that inherited the counters
+ * from this state (directly or further down) and has been reaped, added
+ * up; vperfctr_read_children() reads those alone.  They are not on the
+ * state page.  vperfctr_is_running() returns 1 if any counter is
+ * enabled, 0 if none.
  */
 unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr);
 int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
@@ -75,6 +107,8 @@ int vperfctr_read_state(const struct vperfctr *vperfctr,
 			struct perfctr_sum_ctrs *sum,
 			struct vperfctr_control *control,
 			struct perfctr_sum_ctrs *children);
+int vperfctr_read_children(const struct vperfctr *vperfctr,
+			   struct perfctr_sum_ctrs *children);
 int vperfctr_is_running(const struct vperfctr *vperfctr);
 
 /*

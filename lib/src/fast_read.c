@@ -8,9 +8,15 @@
  *	value = sum + (now - start)
  *
  * with "now" read from the hardware.  While the owner is suspended (or
- * gone), value = sum.  The kernel makes 'seq' odd while it rewrites the
- * page and even again after; a read that saw 'seq' odd, or changed, raced
- * with an update and is done again.
+ * gone), value = sum.  Software counters (PERFCTR_MAP_SOFTWARE) have no
+ * hardware: the kernel keeps their sum current, so value = sum, except
+ * for task-clock, whose start is the TSC at the last resume:
+ *
+ *	value = sum + ((tsc_now - start) * time_mult) >> time_shift
+ *
+ * The kernel makes 'seq' odd while it rewrites the page and even again
+ * after; a read that saw 'seq' odd, or changed, raced with an update and
+ * is done again, TSC read and all.
  */
 #include <errno.h>
 #include <string.h>
@@ -38,6 +44,26 @@ const struct vperfctr_clock vperfctr_cpu_clock = {
 };
 
 /**
+ * vperfctr_scale_time - TSC ticks to nanoseconds, as the kernel does it
+ * @delta: ticks
+ * @mult: the page's time_mult
+ * @shift: the page's time_shift, at most VPERFCTR_TIME_SHIFT_MAX
+ *
+ * (@delta * @mult) >> @shift without the 64-bit overflow of the product:
+ * @delta is split at bit @shift, and the high part is multiplied after
+ * the shift, the low part (under 2^@shift) before it.  Exact modulo 2^64
+ * for any @delta.
+ *
+ * Return: the nanoseconds.
+ */
+__u64 vperfctr_scale_time(__u64 delta, __u32 mult, __u32 shift)
+{
+	__u64 low_mask = (1ull << shift) - 1;	/* shift <= 32: defined */
+
+	return (delta >> shift) * mult + (((delta & low_mask) * mult) >> shift);
+}
+
+/**
  * vperfctr_state_check - is this a state page of an ABI we speak?
  * @state: the mapped page
  *
@@ -54,9 +80,53 @@ int vperfctr_state_check(const struct vperfctr_state *state)
 	return 0;
 }
 
+/* The TSC now, read at most once per snapshot: 0, or -1 if unreadable. */
+static int tsc_now(const struct vperfctr_clock *clock, __u64 *now, int *have)
+{
+	if (!*have) {
+		if (!clock->read_tsc)
+			return -1;
+		*now = clock->read_tsc(clock->arg);
+		*have = 1;
+	}
+	return 0;
+}
+
+/*
+ * What the counter at @pmc counted since its owner's last resume, into
+ * @delta: 0, or -1 if this reader cannot know.  @now and @have_now are
+ * the snapshot's TSC, as for tsc_now().
+ */
+static int live_delta(const struct vperfctr_state *state,
+		      const struct perfctr_pmc_state *pmc,
+		      const struct vperfctr_clock *clock,
+		      __u64 *now, int *have_now, __u64 *delta)
+{
+	__u32 map = load(pmc->map);
+	__u32 shift;
+
+	*delta = 0;
+	if (!(map & PERFCTR_MAP_SOFTWARE)) {
+		if (!clock->read_pmc)
+			return -1;
+		*delta = clock->read_pmc(clock->arg, map) - load(pmc->start);
+		return 0;
+	}
+	/* Software counters are current, all but task-clock. */
+	if (map != (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+		return 0;
+	shift = load(state->time_shift);
+	if (shift > VPERFCTR_TIME_SHIFT_MAX ||
+	    tsc_now(clock, now, have_now) < 0)
+		return -1;
+	*delta = vperfctr_scale_time(*now - load(pmc->start),
+				     load(state->time_mult), shift);
+	return 0;
+}
+
 /*
  * One consistent snapshot of the page into @sum: the TSC, and when
- * @with_pmcs the programmable counters too.
+ * @with_pmcs the other counters too.
  */
 static int read_page(const struct vperfctr_state *state,
 		     const struct vperfctr_clock *clock,
@@ -65,40 +135,43 @@ static int read_page(const struct vperfctr_state *state,
 	const struct perfctr_cpu_state *cpu = &state->cpu_state;
 	unsigned int tries, i, nrctrs;
 	__u32 seq, cstatus, flags;
-	int live;
+	__u64 now = 0, delta;
+	int live, have_now;
 
 	for (tries = 0; tries < VPERFCTR_READ_RETRIES; tries++) {
 		seq = __atomic_load_n(&state->seq, __ATOMIC_ACQUIRE);
 		cstatus = load(cpu->cstatus);
 		flags = load(state->flags);
 		live = (flags & VPERFCTR_STATE_ONCPU) != 0;
+		have_now = 0;
 
 		sum->tsc = load(cpu->tsc_sum);
 		if (live && perfctr_cstatus_has_tsc(cstatus)) {
-			if (!clock->read_tsc)
+			if (tsc_now(clock, &now, &have_now) < 0)
 				goto unsupported;
-			sum->tsc += clock->read_tsc(clock->arg) -
-				    load(cpu->tsc_start);
+			sum->tsc += now - load(cpu->tsc_start);
 		}
 
 		nrctrs = with_pmcs ? perfctr_cstatus_nrctrs(cstatus) : 0;
 		if (nrctrs > PERFCTR_MAX_NRCTRS)
 			nrctrs = PERFCTR_MAX_NRCTRS;	/* torn: seq decides */
-		if (nrctrs && live && !clock->read_pmc)
-			goto unsupported;
 		for (i = 0; i < nrctrs; i++) {
 			const struct perfctr_pmc_state *pmc = &cpu->pmc[i];
 
 			sum->pmc[i] = load(pmc->sum);
-			if (live)
-				sum->pmc[i] += clock->read_pmc(clock->arg,
-							       load(pmc->map)) -
-					       load(pmc->start);
+			if (!live)
+				continue;
+			if (live_delta(state, pmc, clock, &now, &have_now,
+				       &delta) < 0)
+				goto unsupported;
+			sum->pmc[i] += delta;
 		}
-		if (with_pmcs)
-			memset(&sum->pmc[nrctrs], 0,
-			       (PERFCTR_MAX_NRCTRS - nrctrs) *
-			       sizeof(sum->pmc[0]));
+		/*
+		 * Counters not running now (after an overflow, or beyond the
+		 * control) read as their sums, as vperfctr_read() has them.
+		 */
+		for (i = nrctrs; with_pmcs && i < PERFCTR_MAX_NRCTRS; i++)
+			sum->pmc[i] = load(cpu->pmc[i].sum);
 
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) && load(state->seq) == seq)
@@ -139,7 +212,8 @@ int vperfctr_state_read_tsc(const struct vperfctr_state *state,
  * @sum: where the values go; counters beyond those enabled read as 0
  *
  * Return: 0, or -1 with errno EAGAIN (the page kept changing) or
- * EOPNOTSUPP (counters are live but @clock cannot read them).
+ * EOPNOTSUPP (counters are live but @clock cannot read them, or the
+ * page's time_shift is beyond VPERFCTR_TIME_SHIFT_MAX).
  */
 int vperfctr_state_read_ctrs(const struct vperfctr_state *state,
 			     const struct vperfctr_clock *clock,

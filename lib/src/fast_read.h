@@ -28,6 +28,14 @@ struct vperfctr_clock {
 /* The clock of the CPU we run on; read_pmc is NULL in this version. */
 extern const struct vperfctr_clock vperfctr_cpu_clock;
 
+/*
+ * The largest time_shift the fast read handles: with it, the low part of
+ * the split product below cannot overflow 64 bits.  A page with a larger
+ * one is left to the system call.
+ */
+#define VPERFCTR_TIME_SHIFT_MAX	32
+
+__u64 vperfctr_scale_time(__u64 delta, __u32 mult, __u32 shift);
 int vperfctr_state_check(const struct vperfctr_state *state);
 int vperfctr_state_read_tsc(const struct vperfctr_state *state,
 			    const struct vperfctr_clock *clock, __u64 *tsc);

@@ -60,6 +60,12 @@ int vperfctr_read_state(const struct vperfctr *vperfctr,
 	return _vperfctr_read(vperfctr->fd, sum, control, children);
 }
 
+int vperfctr_read_children(const struct vperfctr *vperfctr,
+			   struct perfctr_sum_ctrs *children)
+{
+	return _vperfctr_read(vperfctr->fd, NULL, NULL, children);
+}
+
 int vperfctr_is_running(const struct vperfctr *vperfctr)
 {
 	const struct perfctr_cpu_control *cpu;

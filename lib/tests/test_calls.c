@@ -41,6 +41,7 @@ static struct {
 	struct vperfctr_control control_in;	/* given to vperfctr_control */
 	struct perfctr_sum_ctrs sum_out;	/* vperfctr_read's answers */
 	struct vperfctr_control control_out;
+	struct perfctr_sum_ctrs children_out;
 } kernel;
 
 long syscall(long nr, ...)
@@ -74,8 +75,8 @@ long syscall(long nr, ...)
 			memcpy((void *)call->arg[2], &kernel.control_out,
 			       sizeof(kernel.control_out));
 		if (call->arg[3])
-			memset((void *)call->arg[3], 0,
-			       sizeof(struct perfctr_sum_ctrs));
+			memcpy((void *)call->arg[3], &kernel.children_out,
+			       sizeof(kernel.children_out));
 	}
 	return reply.ret;
 }
@@ -314,6 +315,17 @@ static void test_read_syscall(void)
 	       call->arg[3] == (long)&children &&
 	       control.cpu_control.tsc_on == 1,
 	       "read_state: all three pointers passed");
+
+	kernel.children_out.tsc = 5555;
+	kernel.children_out.pmc[3] = 33;
+	memset(&children, 0, sizeof(children));
+	call = &kernel.call[4];
+	tap_ok(vperfctr_read_children(vperfctr, &children) == 0 &&
+	       call->nr == __NR_vperfctr_read && call->arg[0] == fd &&
+	       !call->arg[1] && !call->arg[2] &&
+	       call->arg[3] == (long)&children && children.tsc == 5555 &&
+	       children.pmc[3] == 33,
+	       "read_children: vperfctr_read(fd, NULL, NULL, children)");
 
 	tap_is_int(vperfctr_is_running(vperfctr), 1,
 		   "is_running unmapped: TSC on");

@@ -3,6 +3,7 @@
  * The fast-read arithmetic on a made-up state page and a made-up clock.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fast_read.h"
@@ -206,7 +207,7 @@ static void test_pmcs_running(void)
 	set_pmc(0, 5, 1000, 1);
 	set_pmc(1, 0, 50, 2);
 	set_pmc(2, 7, ~0ull, 3);
-	page.cpu_state.pmc[3].sum = 999;	/* not enabled: ignored */
+	page.cpu_state.pmc[3].sum = 999;	/* not running: its sum */
 	fake.pmc[5] = 1500;
 	fake.pmc[0] = 60;
 	fake.pmc[7] = 4;
@@ -217,9 +218,11 @@ static void test_pmcs_running(void)
 	tap_is_u64(sum.pmc[0], 1 + 500, "PMCs running: pmc[0] uses map 5");
 	tap_is_u64(sum.pmc[1], 2 + 10, "PMCs running: pmc[1] uses map 0");
 	tap_is_u64(sum.pmc[2], 3 + 5, "PMCs running: i-mode pmc[2] wraps");
-	for (i = 3; i < PERFCTR_MAX_NRCTRS; i++)
+	tap_is_u64(sum.pmc[3], 999,
+		   "PMCs running: a counter not running reads its sum");
+	for (i = 4; i < PERFCTR_MAX_NRCTRS; i++)
 		rest |= sum.pmc[i] != 0;
-	tap_is_int(rest, 0, "PMCs running: counters not enabled read 0");
+	tap_is_int(rest, 0, "PMCs running: unused counters read 0");
 }
 
 static void test_pmcs_no_rdpmc(void)
@@ -249,6 +252,224 @@ static void test_pmcs_suspended(void)
 	tap_is_int(ret, 0, "PMCs suspended: read without rdpmc works");
 	tap_is_u64(sum.pmc[0] + sum.pmc[1], 33,
 		   "PMCs suspended: values are the sums");
+}
+
+/* (delta * mult) >> shift, exactly, the slow way. */
+static __u64 scale_ref(__u64 delta, __u32 mult, __u32 shift)
+{
+	return (__u64)(((unsigned __int128)delta * mult) >> shift);
+}
+
+static void scale(__u64 delta, __u32 mult, __u32 shift, const char *what)
+{
+	tap_is_u64(vperfctr_scale_time(delta, mult, shift),
+		   scale_ref(delta, mult, shift), "scale: %s", what);
+}
+
+static void test_scale_time(void)
+{
+	/* 3 GHz: ns = ticks / 3, as mult 2^32 / 3 with shift 32. */
+	const __u32 mult_3ghz = 1431655765u;
+	__u64 x = 0x9e3779b97f4a7c15ull;
+	unsigned int i, bad = 0;
+
+	tap_is_u64(vperfctr_scale_time(0, mult_3ghz, 32), 0, "scale: 0 ticks");
+	tap_is_u64(vperfctr_scale_time(3000000000ull, 1u << 31, 31),
+		   3000000000ull, "scale: mult 1.0 (2^31 >> 31) is identity");
+	tap_is_u64(vperfctr_scale_time(1000, 5, 0), 5000, "scale: shift 0");
+	tap_is_u64(vperfctr_scale_time(3000000000ull, mult_3ghz, 32),
+		   999999999, "scale: 3e9 ticks at 3 GHz: a second, less 1 ns");
+	/* 2^40 ticks * 2^30.4 overflows 64 bits: the split must not. */
+	scale(1ull << 40, mult_3ghz, 32, "2^40 ticks at 3 GHz");
+	tap_ok((((1ull << 40) * mult_3ghz) >> 32) !=
+	       scale_ref(1ull << 40, mult_3ghz, 32),
+	       "scale: (where the naive 64-bit product is wrong)");
+	scale(~0ull, mult_3ghz, 32, "2^64-1 ticks at 3 GHz");
+	scale(~0ull, ~0u, 32, "2^64-1 ticks, mult 2^32-1");
+	scale(123456789012345ull, 0xffffffffu, 31, "mult above 1.0");
+	scale(1ull << 63, 1u << 31, 31, "2^63 ticks at mult 1.0");
+	/* Many more, against the 128-bit product. */
+	for (i = 0; i < 10000; i++) {
+		__u64 delta, mult, shift;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		delta = x >> (i % 64);
+		mult = (__u32)(x >> 16);
+		shift = i % (VPERFCTR_TIME_SHIFT_MAX + 1);
+		if (vperfctr_scale_time(delta, mult, shift) !=
+		    scale_ref(delta, mult, shift)) {
+			if (!bad++)
+				printf("#   %llu * %llu >> %llu wrong\n",
+				       (unsigned long long)delta,
+				       (unsigned long long)mult,
+				       (unsigned long long)shift);
+		}
+	}
+	tap_is_int(bad, 0, "scale: 10000 random cases match 128-bit math");
+}
+
+#define SW(event)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##event)
+
+static void test_sw_events_live(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	/* TSC off, three event counters: sums as they are, no hardware. */
+	setup(2, VPERFCTR_STATE_ONCPU, 3, 0, 0, 5000);
+	set_pmc(0, SW(CONTEXT_SWITCHES), 12345, 7);
+	set_pmc(1, SW(PAGE_FAULTS), ~0ull, 42);
+	set_pmc(2, SW(CPU_MIGRATIONS), 1, 2);
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_is_int(ret, 0, "software events live: read succeeds without rdpmc");
+	tap_ok(sum.pmc[0] == 7 && sum.pmc[1] == 42 && sum.pmc[2] == 2,
+	       "software events live: values are the sums");
+	tap_is_int(fake.tsc_reads, 0, "software events live: TSC not read");
+}
+
+static void test_task_clock_live(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	/* TSC and task-clock, both resumed at 1000; now is 4000. */
+	setup(4, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 2,
+	      1000, 100, 4000);
+	page.time_mult = 1431655765u;	/* 3 GHz */
+	page.time_shift = 32;
+	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
+	set_pmc(1, SW(PAGE_FAULTS), 0, 9);
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_is_int(ret, 0, "task-clock live: read succeeds");
+	tap_is_u64(sum.tsc, 100 + 3000, "task-clock live: TSC");
+	tap_is_u64(sum.pmc[0], 500 + 999,
+		   "task-clock live: sum + scaled (now - start)");
+	tap_is_u64(sum.pmc[1], 9, "task-clock live: fault counter beside it");
+	tap_is_int(fake.tsc_reads, 1,
+		   "task-clock live: one TSC read for TSC and task-clock");
+
+	/* TSC off: task-clock still needs the TSC, read once. */
+	setup(4, VPERFCTR_STATE_ONCPU, 1, 0, 0, 1ull << 41);
+	page.time_mult = 1431655765u;
+	page.time_shift = 32;
+	set_pmc(0, SW(TASK_CLOCK), 1ull << 40, 77);
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == 0 && fake.tsc_reads == 1,
+	       "task-clock live, TSC off: TSC read once");
+	tap_is_u64(sum.pmc[0], 77 + scale_ref(1ull << 40, 1431655765u, 32),
+		   "task-clock live, 2^40 ticks: no overflow");
+
+	/* The TSC wrapped since the resume. */
+	setup(4, VPERFCTR_STATE_ONCPU, 1, 0, 0, 30);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	set_pmc(0, SW(TASK_CLOCK), ~0ull - 69, 1);
+	vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_is_u64(sum.pmc[0], 1 + 100, "task-clock: tsc - start modulo 2^64");
+}
+
+static void test_task_clock_suspended(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(6, 0, PERFCTR_CSTATUS_TSC_ON | 1, 1000, 100, 1ull << 50);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	set_pmc(0, SW(TASK_CLOCK), 1000, 123456);
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == 0 && sum.pmc[0] == 123456 && sum.tsc == 100,
+	       "task-clock suspended: values are the sums");
+	tap_is_int(fake.tsc_reads, 0, "task-clock suspended: TSC not read");
+
+	/* Gone for good: the same, and no clock needed at all. */
+	setup(8, VPERFCTR_STATE_DEAD | VPERFCTR_STATE_DETACHED, 1, 0, 0, 0);
+	set_pmc(0, SW(TASK_CLOCK), 1000, 654321);
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == 0 && sum.pmc[0] == 654321,
+	       "task-clock of an exited owner: the final sum");
+}
+
+static void test_task_clock_unsupported(void)
+{
+	struct vperfctr_clock no_tsc = { NULL, NULL, &fake };
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(4, VPERFCTR_STATE_ONCPU, 1, 0, 0, 5000);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	set_pmc(0, SW(TASK_CLOCK), 1000, 1);
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &no_tsc, &sum);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "task-clock live, no TSC to read: EOPNOTSUPP");
+
+	page.time_shift = VPERFCTR_TIME_SHIFT_MAX + 1;
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "task-clock live, time_shift too large: EOPNOTSUPP");
+
+	/* Software beside a live hardware counter, and no rdpmc. */
+	setup(4, VPERFCTR_STATE_ONCPU, 2, 0, 0, 5000);
+	set_pmc(0, SW(PAGE_FAULTS), 0, 1);
+	set_pmc(1, 3, 0, 1);
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "software and live hardware counter, no rdpmc: EOPNOTSUPP");
+}
+
+static void test_mixed_live(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(4, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 3,
+	      100, 10, 1100);
+	page.time_mult = 1u << 30;	/* 0.5 ns a tick */
+	page.time_shift = 31;
+	set_pmc(0, 2, 1000, 5);
+	set_pmc(1, SW(TASK_CLOCK), 500, 40);
+	set_pmc(2, SW(MAJOR_FAULTS), 0, 1);
+	fake.pmc[2] = 1300;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_is_int(ret, 0, "hardware and software live: read succeeds");
+	tap_ok(sum.tsc == 10 + 1000 && sum.pmc[0] == 5 + 300 &&
+	       sum.pmc[1] == 40 + 300 && sum.pmc[2] == 1,
+	       "hardware and software live: each by its own rule");
+	tap_is_int(fake.tsc_reads, 1,
+		   "hardware and software live: one TSC read");
+}
+
+/* Switched out and back in: task-clock moved on, start too. */
+static void task_clock_switched(struct fake_clock *f)
+{
+	f->page->seq += 2;
+	f->page->cpu_state.pmc[0].sum = 7000;
+	f->page->cpu_state.pmc[0].start = 9000;
+	f->tsc = 9100;
+}
+
+static void test_task_clock_seq(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(10, VPERFCTR_STATE_ONCPU, 1, 0, 0, 1750);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
+	fake.on_first_read = task_clock_switched;
+	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	tap_is_int(ret, 0, "task-clock, seq changed mid-read: read succeeds");
+	tap_is_int(fake.tsc_reads, 2,
+		   "task-clock, seq changed mid-read: TSC read again");
+	tap_is_u64(sum.pmc[0], 7000 + 100,
+		   "task-clock, seq changed mid-read: the new snapshot");
 }
 
 static void test_check(void)
@@ -283,6 +504,13 @@ int main(void)
 	test_pmcs_running();
 	test_pmcs_no_rdpmc();
 	test_pmcs_suspended();
+	test_scale_time();
+	test_sw_events_live();
+	test_task_clock_live();
+	test_task_clock_suspended();
+	test_task_clock_unsupported();
+	test_mixed_live();
+	test_task_clock_seq();
 	test_check();
 	return tap_done();
 }

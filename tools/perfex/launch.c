@@ -12,6 +12,10 @@
  *
  * The socket is close-on-exec in the child: end of file tells the parent
  * that exec succeeded, a message instead tells why it did not.
+ *
+ * If the kernel refuses the control with EACCES (it counts kernel mode,
+ * and the user may not), the child installs the fallback control
+ * instead, if there is one, and says so with the descriptor.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,11 +33,13 @@
 struct launch_msg {
 	int32_t step;
 	int32_t err;
+	int32_t fell_back;	/* with the descriptor: fallback installed */
 };
 
 static void __attribute__((noreturn))
 run_child(int sock, char *const command[],
-	  const struct vperfctr_control *control)
+	  const struct vperfctr_control *control,
+	  const struct vperfctr_control *fallback)
 {
 	struct launch_msg msg = { .step = LAUNCH_OPEN };
 	struct vperfctr *counters;
@@ -42,8 +48,12 @@ run_child(int sock, char *const command[],
 	if (!counters)
 		goto fail;
 	msg.step = LAUNCH_CONTROL;
-	if (vperfctr_control(counters, control) < 0)
-		goto fail;
+	if (vperfctr_control(counters, control) < 0) {
+		if (errno != EACCES || !fallback ||
+		    vperfctr_control(counters, fallback) < 0)
+			goto fail;
+		msg.fell_back = 1;
+	}
 	msg.step = LAUNCH_SEND;
 	if (fdpass_send(sock, &msg, sizeof(msg), vperfctr_fd(counters)) < 0)
 		goto fail;
@@ -100,6 +110,7 @@ static int adopt(int sock, struct perfex_child *child,
 	}
 
 	failure->step = LAUNCH_ADOPT;
+	child->fell_back = msg.fell_back != 0;
 	child->counters = vperfctr_from_fd(fd);
 	if (!child->counters) {
 		ret = errno;
@@ -139,6 +150,8 @@ static void restore_interrupts(struct perfex_child *child)
  * perfex_launch - run a command with counters
  * @command: the command and its arguments, NULL-terminated
  * @control: what to count
+ * @fallback: what to count if the kernel refuses @control with EACCES,
+ *            or NULL; child->fell_back says which one counts
  * @child: filled in on success
  * @failure: on failure, the step that failed and its errno
  *
@@ -149,6 +162,7 @@ static void restore_interrupts(struct perfex_child *child)
  */
 int perfex_launch(char *const command[],
 		  const struct vperfctr_control *control,
+		  const struct vperfctr_control *fallback,
 		  struct perfex_child *child, struct launch_failure *failure)
 {
 	int sock[2];
@@ -170,7 +184,7 @@ int perfex_launch(char *const command[],
 	if (child->pid == 0) {
 		close(sock[0]);
 		restore_interrupts(child);
-		run_child(sock[1], command, control);
+		run_child(sock[1], command, control, fallback);
 	}
 
 	close(sock[1]);

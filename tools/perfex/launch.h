@@ -28,11 +28,13 @@ struct launch_failure {
 struct perfex_child {
 	pid_t pid;
 	struct vperfctr *counters;	/* the command's, kept after its exit */
+	int fell_back;			/* counting with the fallback control */
 	struct sigaction old_sigint, old_sigquit;
 };
 
 int perfex_launch(char *const command[],
 		  const struct vperfctr_control *control,
+		  const struct vperfctr_control *fallback,
 		  struct perfex_child *child, struct launch_failure *failure);
 int perfex_wait(struct perfex_child *child, int *wait_status,
 		struct rusage *usage);

@@ -43,6 +43,24 @@ static enum perfex_action take_output(struct parser *p, const char *attached,
 	return PERFEX_RUN;
 }
 
+/* -e's EVENTS: @attached if given as -eEVENTS or --event=EVENTS. */
+static enum perfex_action take_events(struct parser *p, const char *attached,
+				      const char *name)
+{
+	const char *spec = attached;
+
+	if (!spec) {
+		if (p->i + 1 >= p->argc)
+			return usage_error(p, "option '%s' requires an "
+					   "argument", name);
+		spec = p->argv[++p->i];
+	}
+	if (perfex_add_events(&p->options->events, spec, p->error,
+			      p->error_size) < 0)
+		return PERFEX_USAGE_ERROR;
+	return PERFEX_RUN;
+}
+
 /* --NAME or --NAME=VALUE. */
 static enum perfex_action long_option(struct parser *p, const char *arg)
 {
@@ -56,10 +74,14 @@ static enum perfex_action long_option(struct parser *p, const char *arg)
 		return take_output(p, NULL, "--output");
 	if (strncmp(name, "output=", 7) == 0)
 		return take_output(p, name + 7, "--output");
+	if (strcmp(name, "event") == 0)
+		return take_events(p, NULL, "--event");
+	if (strncmp(name, "event=", 6) == 0)
+		return take_events(p, name + 6, "--event");
 	return usage_error(p, "unrecognized option '%s'", arg);
 }
 
-/* A cluster of short options: -h, -o FILE, -oFILE, -ho ... */
+/* A cluster of short options: -h, -o FILE, -oFILE, -e EVENTS, -ho ... */
 static enum perfex_action short_options(struct parser *p, const char *arg)
 {
 	for (arg++; *arg; arg++) {
@@ -69,6 +91,8 @@ static enum perfex_action short_options(struct parser *p, const char *arg)
 			return PERFEX_HELP;
 		if (*arg == 'o')
 			return take_output(p, arg[1] ? arg + 1 : NULL, opt);
+		if (*arg == 'e')
+			return take_events(p, arg[1] ? arg + 1 : NULL, opt);
 		return usage_error(p, "invalid option '%s'", opt);
 	}
 	return PERFEX_RUN;

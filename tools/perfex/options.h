@@ -4,8 +4,11 @@
 
 #include <stddef.h>
 
+#include "events.h"
+
 struct perfex_options {
 	const char *output;	/* -o FILE; NULL: standard error */
+	struct perfex_event_list events;	/* -e; none: the defaults */
 	char **command;		/* NULL-terminated, as execvp() wants it */
 	int command_argc;
 };

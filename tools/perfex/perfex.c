@@ -15,6 +15,7 @@
 
 #include <libperfctr.h>
 
+#include "events.h"
 #include "format.h"
 #include "launch.h"
 #include "options.h"
@@ -22,15 +23,28 @@
 
 #define PERFEX_RELEASE	"0.1"
 
-static const char usage[] = "Usage: perfex [-o FILE] COMMAND [ARG]...\n";
+static const char usage[] =
+	"Usage: perfex [-e EVENTS] [-o FILE] COMMAND [ARG]...\n";
 
 static const char help[] =
 	"Run COMMAND with virtual performance counters and report their\n"
 	"counts on standard error when it exits.\n"
 	"\n"
-	"  -o, --output FILE  write the report to FILE\n"
-	"  -h, --help         show this help and exit\n"
-	"      --version      show the version and exit\n"
+	"  -e, --event EVENTS  count EVENTS, a comma-separated list; -e may\n"
+	"                      be repeated\n"
+	"  -o, --output FILE   write the report to FILE\n"
+	"  -h, --help          show this help and exit\n"
+	"      --version       show the version and exit\n"
+	"\n"
+	"Events: task-clock, context-switches (cs), cpu-migrations\n"
+	"(migrations), page-faults (faults), minor-faults, major-faults, tsc.\n"
+	"A fault event counts faults in user mode with :u, in kernel mode\n"
+	"with :k (this needs privilege), in both with :uk; without a\n"
+	"modifier it counts both, or user mode only (shown as :u) if the\n"
+	"kernel refuses kernel mode.  Without -e perfex counts task-clock,\n"
+	"context-switches, cpu-migrations, page-faults and tsc.  The counts\n"
+	"of COMMAND's other threads and child processes are shown apart,\n"
+	"as children.\n"
 	"\n"
 	"The exit status is COMMAND's, or 128+N if signal N killed it;\n"
 	"126 if COMMAND could not be run, 127 if it was not found,\n"
@@ -89,26 +103,57 @@ static int launch_failed(const struct perfex_options *options,
 	}
 	error("cannot start '%s': %s: %s", options->command[0],
 	      launch_step_name(failure->step), strerror(failure->err));
+	if (failure->step == LAUNCH_CONTROL && failure->err == EACCES)
+		error("counting kernel mode (:k) needs CAP_PERFMON or "
+		      "CAP_SYS_ADMIN, or kernel.perf_event_paranoid below 2");
 	return PERFEX_EXIT_FAILURE;
+}
+
+/* The report's counts, from what the command and its children counted. */
+static void fill_counts(const struct perfex_event_list *events,
+			const struct perfctr_sum_ctrs *sum,
+			const struct perfctr_sum_ctrs *children,
+			struct perfex_count *counts)
+{
+	const struct perfex_event *event;
+	unsigned int i;
+
+	for (i = 0; i < events->nr; i++) {
+		event = &events->event[i];
+		counts[i].name = event->name;
+		counts[i].value = perfex_event_value(event, sum);
+		counts[i].children = perfex_event_value(event, children);
+		counts[i].kind = perfex_event_kind(event);
+	}
 }
 
 static int run(const struct perfex_options *options, FILE *out)
 {
-	struct vperfctr_control control;
+	struct perfex_count counts[PERFEX_MAX_EVENTS];
+	struct vperfctr_control control, fallback;
+	struct perfctr_sum_ctrs sum, children;
+	struct perfex_event_list events;
 	struct launch_failure failure;
-	struct perfctr_sum_ctrs sum;
 	struct perfex_child child;
 	struct perfex_report report;
-	struct perfex_count tsc;
 	unsigned long long start;
 	struct rusage usage;
-	int status;
+	int status, has_fallback;
 
-	memset(&control, 0, sizeof(control));
-	control.cpu_control.tsc_on = 1;
+	events = options->events;
+	if (events.nr == 0)
+		perfex_default_events(&events);
+	has_fallback = perfex_build_control(&events, &control, &fallback);
+	if (has_fallback < 0) {
+		error("cannot count these events together: %s",
+		      strerror(errno));
+		return PERFEX_EXIT_FAILURE;
+	}
 
 	start = now_ns();
-	if (perfex_launch(options->command, &control, &child, &failure) < 0)
+	if (perfex_launch(options->command, &control,
+			  has_fallback ? &fallback : NULL, &child,
+			  &failure) < 0)
 		return launch_failed(options, &failure);
 	if (perfex_wait(&child, &status, &usage) < 0) {
 		error("waiting for '%s': %s", options->command[0],
@@ -123,16 +168,21 @@ static int run(const struct perfex_options *options, FILE *out)
 	report.sys_ns = timeval_ns(&usage.ru_stime);
 	report.command = options->command;
 
-	if (vperfctr_read_state(child.counters, &sum, NULL, NULL) < 0) {
+	/*
+	 * The command's other threads and its child processes added their
+	 * sums to its children sums when they were reaped.
+	 */
+	if (vperfctr_read_state(child.counters, &sum, NULL, &children) < 0) {
 		error("vperfctr_read: %s", strerror(errno));
 		vperfctr_close(child.counters);
 		return PERFEX_EXIT_FAILURE;
 	}
 	vperfctr_close(child.counters);
-	tsc.name = "tsc";
-	tsc.value = sum.tsc;
-	report.counts = &tsc;
-	report.nr_counts = 1;
+	if (child.fell_back)
+		perfex_events_fall_back(&events);
+	fill_counts(&events, &sum, &children, counts);
+	report.counts = counts;
+	report.nr_counts = events.nr;
 
 	if (WIFSIGNALED(status))
 		error("'%s' was killed by signal %d (%s)", options->command[0],

@@ -15,24 +15,39 @@
  *   owner's own system calls change the counter state with interrupts off
  *   on the owner's CPU, so none of them sees another half done.
  * - Another thread acts on the state only while the owner is stopped under
- *   its ptrace control, hence off every CPU with its counters suspended.
+ *   its ptrace control and frozen there (ptrace_check_attach()), hence off
+ *   every CPU with its counters suspended, and unable to run until thawed.
  * - tsk->thread.perfctr changes under task_lock(tsk), and whoever clears it
  *   drops the thread's reference.  perfctr->owner is RCU protected: the
  *   owner's task_struct outlives a grace period after release_task().
+ *   The state itself is freed after a grace period too, for the affinity
+ *   hook, which runs under the runqueue lock and cannot take task_lock().
+ * - The children sums, which reaped descendants add to from any CPU, are
+ *   under children_lock, never nested.
  * - The page shared with user space is written inside a sequence count:
  *   odd while it changes.  Readers retry when it was odd or moved.
+ * - Signals are never sent from the context switch, timers or NMIs, which
+ *   cannot take the signal lock: they are flagged and sent on the owner's
+ *   way back to user mode.
  */
+#include <linux/capability.h>
+#include <linux/clocksource.h>
+#include <linux/cpumask.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/math64.h>
 #include <linux/mount.h>
+#include <linux/perf_event.h>
 #include <linux/proc_fs.h>
+#include <linux/ptrace.h>
 #include <linux/pseudo_fs.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
+#include <linux/sched/signal.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -43,6 +58,25 @@
 #include "internal.h"
 
 static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
+
+struct cpumask perfctr_cpus_forbidden_mask;
+
+/* TSC ticks to ns, for task-clock: (ticks * mult) >> shift. */
+static u32 vperfctr_time_mult __ro_after_init;
+static u32 vperfctr_time_shift __ro_after_init;
+
+/**
+ * vperfctr_tsc_to_ns - convert a TSC interval to nanoseconds
+ * @delta: TSC ticks
+ *
+ * Return: @delta in ns, as user space computes it from the state page.
+ */
+u64 vperfctr_tsc_to_ns(u64 delta)
+{
+	return mul_u64_u32_shr(delta, vperfctr_time_mult, vperfctr_time_shift);
+}
+
+static enum hrtimer_restart vperfctr_itimer_fn(struct hrtimer *timer);
 
 /**
  * vperfctr_alloc - allocate a new, inactive counter state
@@ -65,8 +99,16 @@ struct vperfctr *vperfctr_alloc(void)
 		return NULL;
 	}
 	refcount_set(&perfctr->refcount, 1);
+	spin_lock_init(&perfctr->children_lock);
+	vperfctr_new_generation(perfctr, true);
+	perfctr->last_cpu = -1;
+	hrtimer_init(&perfctr->itimer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	perfctr->itimer.function = vperfctr_itimer_fn;
 	perfctr->kstate->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->kstate->abi_version = PERFCTR_ABI_VERSION;
+	perfctr->kstate->time_mult = vperfctr_time_mult;
+	perfctr->kstate->time_shift = vperfctr_time_shift;
 	return perfctr;
 }
 
@@ -75,24 +117,36 @@ static void vperfctr_get(struct vperfctr *perfctr)
 	refcount_inc(&perfctr->refcount);
 }
 
+static void vperfctr_free_rcu(struct rcu_head *head)
+{
+	struct vperfctr *perfctr = container_of(head, struct vperfctr, rcu);
+
+	free_page((unsigned long)perfctr->kstate);
+	kfree(perfctr);
+}
+
 /**
  * vperfctr_put - drop a reference, freeing the state with the last one
  * @perfctr: the state
  *
  * A mapping of the page holds the file, and the file a reference, so the
- * page is never freed while user space can still see it.
+ * page is never freed while user space can still see it.  A state holds a
+ * reference to the state it inherited from; dropping a chain of them is a
+ * loop, not a recursion, however deep the process tree was.
  */
 void vperfctr_put(struct vperfctr *perfctr)
 {
-	if (refcount_dec_and_test(&perfctr->refcount)) {
-		free_page((unsigned long)perfctr->kstate);
-		kfree(perfctr);
+	while (perfctr && refcount_dec_and_test(&perfctr->refcount)) {
+		struct vperfctr *parent = perfctr->parent;
+
+		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
+		perfctr = parent;
 	}
 }
 
 /*
  * The page's sequence count, as in seqcount_t but shared with user space:
- * only the owner's CPU (or a ptracer while the owner is stopped) writes.
+ * only the owner's CPU (or a ptracer while the owner is frozen) writes.
  */
 static void vperfctr_write_begin(struct vperfctr_state *kstate)
 {
@@ -108,44 +162,196 @@ static void vperfctr_write_end(struct vperfctr_state *kstate)
 	WRITE_ONCE(kstate->seq, kstate->seq + 1);
 }
 
+static bool vperfctr_is_imode(u32 cstatus, unsigned int i)
+{
+	return i >= perfctr_cstatus_nractrs(cstatus);
+}
+
+static u64 vperfctr_width_mask(u32 width)
+{
+	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
+}
+
+/* Count @n events into software i-mode counter @i; true on overflow. */
+static bool vperfctr_icount_add(struct vperfctr *perfctr, unsigned int i,
+				u64 n)
+{
+	s64 before = perfctr->icount[i];
+
+	perfctr->icount[i] = before + n;
+	return before < 0 && perfctr->icount[i] >= 0;
+}
+
+/*
+ * Time until the first task-clock i-mode counter overflows, in ns, or 0
+ * if none counts.
+ */
+static u64 vperfctr_itimer_ns(const struct vperfctr *perfctr)
+{
+	const struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u64 min = 0;
+
+	if (!(perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK)))
+		return 0;
+	for (i = perfctr_cstatus_nractrs(cstatus); i < nrctrs; i++) {
+		u64 left;
+
+		if (state->pmc[i].map !=
+		    (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+			continue;
+		left = perfctr->icount[i] < 0 ? -perfctr->icount[i] : 1;
+		if (!min || left < min)
+			min = left;
+	}
+	return min;
+}
+
 /**
  * vperfctr_suspend - stop counting and fold the counts into the sums
  * @perfctr: a state whose counters run on this CPU
  *
- * Called with interrupts off on the owner's CPU.
+ * A hardware counter adds what it counted since it was resumed, modulo
+ * its width; an interrupt-mode one keeps its raw value to be reloaded on
+ * resume.  Called with interrupts off on the owner's CPU.
+ *
+ * Return: the mask of software interrupt-mode counters that overflowed.
  */
-void vperfctr_suspend(struct vperfctr *perfctr)
+u32 vperfctr_suspend(struct vperfctr *perfctr)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u64 tsc = perfctr_cpu_read_tsc();
+	u32 ovf = 0;
 
+	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK))
+		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
-	if (perfctr_cstatus_nrctrs(state->cstatus))
-		perfctr_cpu_suspend(state);
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_sum += perfctr_cpu_read_tsc() - state->tsc_start;
+	if (perfctr->nrhw && nrctrs)
+		perfctr_cpu_disable(state);
+	for (i = 0; i < nrctrs; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u64 now, delta;
+
+		if (pmc->map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK)) {
+			delta = vperfctr_tsc_to_ns(tsc - pmc->start);
+			pmc->sum += delta;
+			if (vperfctr_is_imode(cstatus, i) &&
+			    vperfctr_icount_add(perfctr, i, delta))
+				ovf |= BIT(i);
+			continue;
+		}
+		if (vperfctr_map_is_software(pmc->map))
+			continue;
+		now = perfctr_cpu_read_counter(pmc->map);
+		pmc->sum += (now - pmc->start) & vperfctr_width_mask(pmc->width);
+		if (vperfctr_is_imode(cstatus, i))
+			pmc->start = now;
+	}
+	if (perfctr_cstatus_has_tsc(cstatus))
+		state->tsc_sum += tsc - state->tsc_start;
 	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
 	vperfctr_write_end(kstate);
+	return ovf;
 }
 
 /**
  * vperfctr_resume - start counting from the current hardware values
  * @perfctr: a state with enabled counters, owned by the current thread
  *
- * Called with interrupts off on the owner's CPU.
+ * Accumulation-mode hardware counters start from whatever the hardware
+ * holds; interrupt-mode ones are loaded with their saved value, so they
+ * overflow after the events still due.  Called with interrupts off on
+ * the owner's CPU.
  */
 void vperfctr_resume(struct vperfctr *perfctr)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u64 tsc, itimer_ns;
 
 	vperfctr_write_begin(kstate);
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_start = perfctr_cpu_read_tsc();
-	if (perfctr_cstatus_nrctrs(state->cstatus))
-		perfctr_cpu_resume(state);
+	for (i = 0; i < nrctrs; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+
+		if (vperfctr_map_is_software(pmc->map))
+			continue;
+		if (vperfctr_is_imode(cstatus, i))
+			perfctr_cpu_write_counter(pmc->map, pmc->start);
+		else
+			pmc->start = perfctr_cpu_read_counter(pmc->map);
+	}
+	tsc = perfctr_cpu_read_tsc();
+	if (perfctr_cstatus_has_tsc(cstatus))
+		state->tsc_start = tsc;
+	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK)) {
+		for (i = 0; i < nrctrs; i++)
+			if (state->pmc[i].map ==
+			    (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+				state->pmc[i].start = tsc;
+	}
+	if (perfctr->nrhw && nrctrs)
+		perfctr_cpu_enable(state, &perfctr->control.cpu_control);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
 	vperfctr_write_end(kstate);
+
+	itimer_ns = vperfctr_itimer_ns(perfctr);
+	if (itimer_ns)
+		hrtimer_start(&perfctr->itimer, ns_to_ktime(itimer_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	perfctr->ticks_left = perfctr->sample_ticks;
+}
+
+/*
+ * The owner of a state: current, or a thread frozen by its ptracer that
+ * is about to be resumed by neither.
+ */
+static struct task_struct *vperfctr_owner_raw(struct vperfctr *perfctr)
+{
+	return rcu_dereference_raw(perfctr->owner);
+}
+
+/**
+ * vperfctr_overflow - stop the counters after an interrupt-mode overflow
+ * @perfctr: the state, its counters suspended
+ * @ovf_mask: the counters that overflowed
+ *
+ * Everything but the TSC stays stopped until vperfctr_iresume(), so the
+ * signal handler does not count itself.  The signal is sent on the way
+ * back to user mode: this runs in the context switch, in interrupts and
+ * in NMIs, where the signal lock cannot be taken.  Interrupts off.
+ */
+void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct task_struct *owner = vperfctr_owner_raw(perfctr);
+
+	vperfctr_write_begin(kstate);
+	if (!(kstate->flags & VPERFCTR_STATE_OVERFLOW))
+		perfctr->iresume_cstatus = state->cstatus;
+	state->cstatus = perfctr_cstatus_has_tsc(state->cstatus) ?
+			 PERFCTR_CSTATUS_TSC_ON : 0;
+	kstate->flags |= VPERFCTR_STATE_OVERFLOW;
+	vperfctr_write_end(kstate);
+	WRITE_ONCE(perfctr->pending_ovf, perfctr->pending_ovf | ovf_mask);
+	if (owner)
+		set_tsk_thread_flag(owner, TIF_NOTIFY_RESUME);
+}
+
+/* Suspend, handle an overflow, and resume what is still enabled. */
+static void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf)
+{
+	ovf |= vperfctr_suspend(perfctr);
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		vperfctr_resume(perfctr);
 }
 
 /**
@@ -156,8 +362,57 @@ void vperfctr_resume(struct vperfctr *perfctr)
  */
 void vperfctr_sample(struct vperfctr *perfctr)
 {
-	vperfctr_suspend(perfctr);
-	vperfctr_resume(perfctr);
+	vperfctr_sample_checked(perfctr, 0);
+}
+
+static enum hrtimer_restart vperfctr_itimer_fn(struct hrtimer *timer)
+{
+	struct vperfctr *perfctr = container_of(timer, struct vperfctr, itimer);
+
+	/* Cancelled at every suspend: the owner is running here. */
+	if (current->thread.perfctr == perfctr && vperfctr_is_oncpu(perfctr))
+		vperfctr_sample(perfctr);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * vperfctr_count_events - count software events of the owner
+ * @perfctr: the owner's state, interrupts off
+ * @events: bit mask of PERFCTR_SW_* events that happened
+ * @mode: PERFCTR_SW_USR or PERFCTR_SW_OS, for the fault events
+ * @n: how many
+ *
+ * Return: the mask of interrupt-mode counters that overflowed.
+ */
+u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
+			  u64 n)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u32 ovf = 0;
+
+	if (!(perfctr->sw_events & events))
+		return 0;
+	vperfctr_write_begin(kstate);
+	for (i = 0; i < nrctrs; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u32 event = pmc->map & ~PERFCTR_MAP_SOFTWARE;
+		u64 evntsel = perfctr->control.cpu_control.evntsel[i];
+
+		if (!vperfctr_map_is_software(pmc->map) ||
+		    event == PERFCTR_SW_TASK_CLOCK || !(events & BIT(event)))
+			continue;
+		if (evntsel && !(evntsel & mode))
+			continue;
+		pmc->sum += n;
+		if (vperfctr_is_imode(cstatus, i) &&
+		    vperfctr_icount_add(perfctr, i, n))
+			ovf |= BIT(i);
+	}
+	vperfctr_write_end(kstate);
+	return ovf;
 }
 
 /* Stop the counters for good, keeping the sums.  Interrupts off. */
@@ -169,7 +424,10 @@ static void vperfctr_stop(struct vperfctr *perfctr)
 		vperfctr_suspend(perfctr);
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = 0;
+	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	vperfctr_write_end(kstate);
+	perfctr->iresume_cstatus = 0;
+	WRITE_ONCE(perfctr->pending_ovf, 0);
 }
 
 /**
@@ -194,20 +452,58 @@ static u32 vperfctr_cstatus(const struct perfctr_cpu_control *cc)
 	       (cc->nrictrs << 16) | cc->nractrs;
 }
 
+static bool vperfctr_sw_is_fault(u32 event)
+{
+	return event == PERFCTR_SW_PAGE_FAULTS ||
+	       event == PERFCTR_SW_MINOR_FAULTS ||
+	       event == PERFCTR_SW_MAJOR_FAULTS;
+}
+
+/* A software counter: a known event, its mode bits, its reset value. */
+static int vperfctr_check_software(const struct perfctr_cpu_control *cc,
+				   unsigned int i, bool allow_kernel)
+{
+	u32 event = cc->pmc_map[i] & ~PERFCTR_MAP_SOFTWARE;
+	u64 evntsel = cc->evntsel[i];
+	bool imode = i >= cc->nractrs;
+
+	if (event < 1 || event > PERFCTR_SW_MAX)
+		return -EINVAL;
+	if (event == PERFCTR_SW_TASK_CLOCK && !vperfctr_time_mult)
+		return -EINVAL;
+	if (vperfctr_sw_is_fault(event)) {
+		if (!evntsel ||
+		    (evntsel & ~(u64)(PERFCTR_SW_USR | PERFCTR_SW_OS)))
+			return -EINVAL;
+	} else if (evntsel) {
+		return -EINVAL;
+	}
+	if (imode ? cc->ireset[i] >= 0 : cc->ireset[i] != 0)
+		return -EINVAL;
+	if ((evntsel & PERFCTR_SW_OS) && !allow_kernel)
+		return -EACCES;
+	return 0;
+}
+
 /**
  * vperfctr_check_control - validate a control before it is used
  * @control: the control as copied from user space
+ * @allow_kernel: whether the caller may count kernel-mode events
  *
  * Reserved fields and unknown flags must be zero, so that they can be
  * given a meaning later; entries beyond the counters in use must be zero
- * too.  The counter driver then checks what the hardware can count.
+ * too.  Software counters are checked here, hardware counters by the
+ * counter driver.
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, -EINVAL for a malformed control or one this machine cannot
+ * count, -EACCES for kernel-mode counting without the privilege.
  */
-int vperfctr_check_control(const struct vperfctr_control *control)
+int vperfctr_check_control(const struct vperfctr_control *control,
+			   bool allow_kernel)
 {
 	const struct perfctr_cpu_control *cc = &control->cpu_control;
 	unsigned int i, nrctrs;
+	int err, eacces = 0;
 
 	if (control->flags || control->_reserved0 || cc->_reserved0 ||
 	    memchr_inv(control->_reserved1, 0, sizeof(control->_reserved1)) ||
@@ -225,7 +521,70 @@ int vperfctr_check_control(const struct vperfctr_control *control)
 	if (control->si_signo < 0 || !valid_signal(control->si_signo) ||
 	    (cc->nrictrs && !control->si_signo))
 		return -EINVAL;
-	return perfctr_cpu_check_control(cc);
+	for (i = 0; i < cc->nractrs; i++)
+		if (cc->ireset[i])
+			return -EINVAL;
+	for (i = 0; i < nrctrs; i++) {
+		if (!vperfctr_map_is_software(cc->pmc_map[i]))
+			continue;
+		err = vperfctr_check_software(cc, i, allow_kernel);
+		if (err == -EACCES)
+			eacces = err;
+		else if (err)
+			return err;
+	}
+	err = perfctr_cpu_check_control(cc, allow_kernel);
+	return err ? err : eacces;
+}
+
+/* The sampling timer: at 8 events per cycle, sample at half the wrap. */
+#define VPERFCTR_MAX_EVENTS_PER_CYCLE	8
+#define VPERFCTR_MAX_SAMPLE_TICKS	(3600 * HZ)
+
+/**
+ * vperfctr_sample_interval - ticks between samples of hardware counters
+ * @width: the width in bits of the narrowest counter in use
+ * @khz: the core clock
+ *
+ * A counter must not wrap twice between two samples, or the difference
+ * from its start value loses a whole period.  At most
+ * VPERFCTR_MAX_EVENTS_PER_CYCLE events per cycle, a @width bit counter
+ * wraps after 2^width / (khz * 1000 * 8) seconds; sample at half that.
+ *
+ * Return: the interval in ticks, at least 1, or 0 when no counter can
+ * wrap in an hour.
+ */
+unsigned int vperfctr_sample_interval(u32 width, u32 khz)
+{
+	u64 rate, ticks;
+
+	if (!width || width >= 64)
+		return 0;
+	if (!khz)
+		return 1;
+	rate = (u64)khz * 1000 * VPERFCTR_MAX_EVENTS_PER_CYCLE;
+	ticks = mul_u64_u64_div_u64(BIT_ULL(width - 1), HZ, rate);
+	if (ticks >= VPERFCTR_MAX_SAMPLE_TICKS)
+		return 0;
+	return max_t(u64, ticks, 1);
+}
+
+/* Reload the interrupt-mode counters from their reset values. */
+static void vperfctr_load_ireset(struct vperfctr *perfctr)
+{
+	const struct perfctr_cpu_control *cc = &perfctr->control.cpu_control;
+	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+
+	for (i = cc->nractrs; i < nrctrs; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+
+		if (vperfctr_map_is_software(pmc->map))
+			perfctr->icount[i] = cc->ireset[i];
+		else
+			pmc->start = (u64)cc->ireset[i] &
+				     vperfctr_width_mask(pmc->width);
+	}
 }
 
 /**
@@ -244,59 +603,185 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 min_width = 64;
 
 	perfctr->control = *control;
+	perfctr->nrhw = 0;
+	perfctr->sw_events = 0;
+	perfctr->iresume_cstatus = 0;
+	WRITE_ONCE(perfctr->pending_ovf, 0);
+	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
 	vperfctr_write_begin(kstate);
 	state->cstatus = vperfctr_cstatus(cc);
+	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	if (!cc->tsc_on)
 		state->tsc_sum = 0;
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
 
 		if (!(control->preserve & BIT(i)))
 			pmc->sum = 0;
-		pmc->map = i < nrctrs ? cc->pmc_map[i] : 0;
+		pmc->map = map;
 		pmc->start = 0;
+		pmc->width = 0;
+		if (i >= nrctrs)
+			continue;
+		if (vperfctr_map_is_software(map)) {
+			pmc->width = 64;
+			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
+		} else {
+			pmc->width = perfctr_cpu_counter_width(map);
+			min_width = min(min_width, pmc->width);
+			perfctr->nrhw++;
+		}
 	}
+	vperfctr_load_ireset(perfctr);
 	vperfctr_write_end(kstate);
+	perfctr->sample_ticks = perfctr->nrhw ?
+		vperfctr_sample_interval(min_width, perfctr_cpu_desc.cpu_khz) : 0;
+	perfctr->ticks_left = perfctr->sample_ticks;
 }
 
-/* Counters stop here, in the owner itself (or a child whose fork failed). */
-void __perfctr_exit_thread(struct task_struct *tsk)
+/**
+ * vperfctr_ireload - restart the counters after an overflow
+ * @perfctr: the state, its counters suspended
+ *
+ * Return: 0, or -EINVAL if no interrupt-mode overflow awaits a restart.
+ */
+int vperfctr_ireload(struct vperfctr *perfctr)
 {
-	struct vperfctr *perfctr = tsk->thread.perfctr;
-	unsigned long flags;
+	struct vperfctr_state *kstate = perfctr->kstate;
 
-	local_irq_save(flags);
-	vperfctr_stop(perfctr);
-	vperfctr_write_begin(perfctr->kstate);
-	perfctr->kstate->flags |= VPERFCTR_STATE_DEAD;
-	vperfctr_write_end(perfctr->kstate);
-	local_irq_restore(flags);
+	if (!(kstate->flags & VPERFCTR_STATE_OVERFLOW) ||
+	    !perfctr->control.cpu_control.nrictrs)
+		return -EINVAL;
+	vperfctr_write_begin(kstate);
+	kstate->cpu_state.cstatus = perfctr->iresume_cstatus;
+	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	vperfctr_load_ireset(perfctr);
+	vperfctr_write_end(kstate);
+	WRITE_ONCE(perfctr->pending_ovf, 0);
+	return 0;
 }
+
+/* The thread hooks. */
 
 /* Interrupts are off: this is __switch_to(). */
 void __perfctr_suspend_thread(struct vperfctr *perfctr)
 {
-	if (vperfctr_is_oncpu(perfctr))
-		vperfctr_suspend(perfctr);
+	u32 ovf;
+
+	if (!vperfctr_is_oncpu(perfctr))
+		return;
+	ovf = vperfctr_suspend(perfctr);
+	ovf |= vperfctr_count_events(perfctr, BIT(PERFCTR_SW_CONTEXT_SWITCHES),
+				     0, 1);
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+}
+
+/*
+ * Resuming on a forbidden CPU stops the counters: the hardware there
+ * cannot count what the control asks for.
+ */
+static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+
+	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
+	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
+		return false;
+	vperfctr_write_begin(kstate);
+	kstate->cpu_state.cstatus = 0;
+	vperfctr_write_end(kstate);
+	WRITE_ONCE(perfctr->pending_sigill, true);
+	if (vperfctr_owner_raw(perfctr))
+		set_tsk_thread_flag(vperfctr_owner_raw(perfctr),
+				    TIF_NOTIFY_RESUME);
+	return true;
 }
 
 void __perfctr_resume_thread(struct vperfctr *perfctr)
 {
+	int cpu = smp_processor_id();
+	u32 ovf = 0;
+
+	if (!perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		return;
+	if (vperfctr_on_forbidden_cpu(perfctr, cpu))
+		return;
+	if (perfctr->last_cpu != cpu) {
+		if (perfctr->last_cpu >= 0)
+			ovf = vperfctr_count_events(perfctr,
+						    BIT(PERFCTR_SW_CPU_MIGRATIONS),
+						    0, 1);
+		perfctr->last_cpu = cpu;
+	}
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
 	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
 		vperfctr_resume(perfctr);
 }
 
-/*
- * A child starts without counters: inheritance needs the propagation of
- * the child's final counts into its parent, which release does not do yet.
- */
-void __perfctr_copy_task(struct task_struct *child,
-			 const struct kernel_clone_args *args)
+/* The timer tick, interrupts off: sample before a counter can wrap. */
+void __perfctr_sample_thread(struct vperfctr *perfctr)
 {
-	child->thread.perfctr = NULL;
+	if (!perfctr->sample_ticks || !vperfctr_is_oncpu(perfctr))
+		return;
+	if (--perfctr->ticks_left == 0)
+		vperfctr_sample(perfctr);
+}
+
+/*
+ * Under the runqueue lock: no task_lock() here (it nests outside), so the
+ * state is freed only after an RCU grace period, and this runs with
+ * interrupts off, inside one.
+ */
+void __perfctr_set_cpus_allowed(struct vperfctr *perfctr,
+				const struct cpumask *new_mask)
+{
+	WRITE_ONCE(perfctr->bad_cpus_allowed,
+		   cpumask_intersects(new_mask, &perfctr_cpus_forbidden_mask));
+}
+
+void __perfctr_account_fault(struct vperfctr *perfctr,
+			     struct pt_regs *regs, bool major)
+{
+	u32 events = BIT(PERFCTR_SW_PAGE_FAULTS) |
+		     BIT(major ? PERFCTR_SW_MAJOR_FAULTS :
+				 PERFCTR_SW_MINOR_FAULTS);
+	u32 mode = regs && user_mode(regs) ? PERFCTR_SW_USR : PERFCTR_SW_OS;
+	unsigned long flags;
+	u32 ovf;
+
+	local_irq_save(flags);
+	ovf = vperfctr_count_events(perfctr, events, mode, 1);
+	if (ovf && vperfctr_is_oncpu(perfctr))
+		vperfctr_sample_checked(perfctr, ovf);
+	else if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	local_irq_restore(flags);
+}
+
+/* On the way back to user mode: send what the hooks above could not. */
+void __perfctr_notify_resume(struct vperfctr *perfctr)
+{
+	u32 ovf = xchg(&perfctr->pending_ovf, 0);
+	int signo = READ_ONCE(perfctr->control.si_signo);
+
+	if (xchg(&perfctr->pending_sigill, false))
+		send_sig(SIGILL, current, 1);
+	if (ovf && signo) {
+		struct kernel_siginfo info;
+
+		clear_siginfo(&info);
+		info.si_signo = signo;
+		info.si_code = SI_PMC_OVF;
+		info.si_pmc_ovf_mask = ovf;
+		send_sig_info(signo, &info, current);
+	}
 }
 
 /* The state, detached from its owner, lives on while files hold it. */
@@ -316,7 +801,7 @@ static void vperfctr_detach(struct vperfctr *perfctr)
  * clears the pointer under task_lock() drops the thread's reference, so
  * unlink and release never both do.
  */
-static void vperfctr_unlink_task(struct task_struct *tsk,
+static bool vperfctr_unlink_task(struct task_struct *tsk,
 				 struct vperfctr *perfctr)
 {
 	bool detach;
@@ -324,15 +809,85 @@ static void vperfctr_unlink_task(struct task_struct *tsk,
 	task_lock(tsk);
 	detach = tsk->thread.perfctr == perfctr;
 	if (detach)
-		tsk->thread.perfctr = NULL;
+		WRITE_ONCE(tsk->thread.perfctr, NULL);
 	task_unlock(tsk);
-	if (detach)
+	return detach;
+}
+
+/*
+ * Stop @perfctr, attached to @tsk (current or frozen), and detach it.  Its
+ * children stop propagating into it, and it propagates nothing.
+ */
+static void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	vperfctr_stop(perfctr);
+	local_irq_restore(flags);
+	vperfctr_new_generation(perfctr, false);
+	if (vperfctr_unlink_task(tsk, perfctr))
 		vperfctr_detach(perfctr);
+}
+
+/*
+ * Counters stop here, in the owner itself.  It is also called for a child
+ * whose fork failed after perfctr_copy_task(): that child never ran and is
+ * never reaped, so its state is freed here and propagates nothing.
+ */
+void __perfctr_exit_thread(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctr;
+	unsigned long flags;
+
+	if (tsk != current) {
+		tsk->thread.perfctr = NULL;
+		vperfctr_detach(perfctr);
+		return;
+	}
+	local_irq_save(flags);
+	vperfctr_stop(perfctr);
+	vperfctr_write_begin(perfctr->kstate);
+	perfctr->kstate->flags |= VPERFCTR_STATE_DEAD;
+	vperfctr_write_end(perfctr->kstate);
+	local_irq_restore(flags);
+}
+
+/*
+ * A child inherits a state only from a thread whose counters are on, and
+ * kernel threads and user workers (args->fn) never do.
+ */
+int __perfctr_copy_task(struct task_struct *child,
+			const struct kernel_clone_args *args)
+{
+	struct vperfctr *parent = current->thread.perfctr;
+	const struct perfctr_cpu_control *cc = &parent->control.cpu_control;
+	struct vperfctr *perfctr;
+
+	if (args->fn || (!cc->tsc_on && !cc->nractrs && !cc->nrictrs))
+		return 0;
+	perfctr = vperfctr_inherit(parent);
+	if (!perfctr)
+		return -ENOMEM;
+	RCU_INIT_POINTER(perfctr->owner, child);
+	child->thread.perfctr = perfctr;
+	return 0;
 }
 
 void __perfctr_release_task(struct task_struct *tsk)
 {
-	vperfctr_unlink_task(tsk, tsk->thread.perfctr);
+	struct vperfctr *perfctr = tsk->thread.perfctr;
+
+	if (!vperfctr_unlink_task(tsk, perfctr))
+		return;
+	vperfctr_propagate(perfctr);
+	vperfctr_detach(perfctr);
+}
+
+/* exec of a setuid program: what runs with privilege is not counted. */
+void __perfctr_drop_thread(struct task_struct *tsk)
+{
+	vperfctr_unlink(tsk, tsk->thread.perfctr);
 }
 
 /* The vperfctrfs pseudo file system. */
@@ -379,22 +934,30 @@ static struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr)
 }
 
 /*
- * A thread may act on its own counters, and on those of a thread it has
- * stopped under ptrace control: that one is off every CPU and cannot
- * change its state until the caller lets it run.
+ * A thread may act on its own counters, and on those of a thread stopped
+ * under its ptrace control.  ptrace_check_attach() freezes that thread:
+ * not even SIGKILL lets it run, and change its state, until it is thawed.
  */
-static int vperfctr_check_access(struct task_struct *tsk)
+static int vperfctr_freeze_owner(struct task_struct *tsk)
 {
-	bool stopped;
-
 	if (tsk == current)
 		return 0;
-	read_lock(&tasklist_lock);
-	stopped = tsk->ptrace && tsk->parent == current && task_is_traced(tsk);
-	read_unlock(&tasklist_lock);
-	if (!stopped || !wait_task_inactive(tsk, __TASK_TRACED))
-		return -EPERM;
-	return 0;
+	return ptrace_check_attach(tsk, false) ? -EPERM : 0;
+}
+
+static void vperfctr_thaw_owner(struct task_struct *tsk)
+{
+	if (tsk != current)
+		ptrace_unfreeze_traced(tsk);
+}
+
+/* Counting kernel mode needs what perf_event_open() asks for it. */
+static bool vperfctr_allow_kernel(void)
+{
+	if (IS_ENABLED(CONFIG_PERF_EVENTS) &&
+	    READ_ONCE(sysctl_perf_event_paranoid) < 2)
+		return true;
+	return perfmon_capable();
 }
 
 static int vperfctr_release(struct inode *inode, struct file *file)
@@ -417,11 +980,29 @@ static int vperfctr_mmap(struct file *file, struct vm_area_struct *vma)
 			      virt_to_page(perfctr->kstate));
 }
 
+static const char *vperfctr_state_name(u32 flags, u32 cstatus)
+{
+	if (flags & VPERFCTR_STATE_DETACHED)
+		return "detached";
+	if (flags & VPERFCTR_STATE_DEAD)
+		return "dead";
+	if (flags & VPERFCTR_STATE_OVERFLOW)
+		return "overflow";
+	return perfctr_cstatus_enabled(cstatus) ? "running" : "stopped";
+}
+
+/* A snapshot: the owner may change the state while this is printed. */
 static void vperfctr_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct vperfctr *perfctr = file->private_data;
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct task_struct *tsk = vperfctr_get_owner(perfctr);
+	u32 flags = READ_ONCE(kstate->flags);
+	u32 cstatus = READ_ONCE(kstate->cpu_state.cstatus);
+	const struct perfctr_cpu_control *cc = &perfctr->control.cpu_control;
+	unsigned int i, nractrs = READ_ONCE(cc->nractrs);
+	unsigned int nrctrs = min(nractrs + READ_ONCE(cc->nrictrs),
+				  PERFCTR_MAX_NRCTRS);
 	pid_t owner = 0;
 
 	if (tsk) {
@@ -430,9 +1011,18 @@ static void vperfctr_show_fdinfo(struct seq_file *m, struct file *file)
 		put_task_struct(tsk);
 	}
 	seq_printf(m, "vperfctr-owner:\t%d\n", owner);
-	seq_printf(m, "vperfctr-cstatus:\t%#x\n",
-		   READ_ONCE(kstate->cpu_state.cstatus));
-	seq_printf(m, "vperfctr-flags:\t%#x\n", READ_ONCE(kstate->flags));
+	seq_printf(m, "vperfctr-state:\t%s\n",
+		   vperfctr_state_name(flags, cstatus));
+	seq_printf(m, "vperfctr-cstatus:\t%#x\n", cstatus);
+	seq_printf(m, "vperfctr-flags:\t%#x\n", flags);
+	seq_printf(m, "vperfctr-tsc:\t%s\n",
+		   READ_ONCE(cc->tsc_on) ? "on" : "off");
+	seq_printf(m, "vperfctr-counters:\t%u\n", nrctrs);
+	for (i = 0; i < nrctrs; i++)
+		seq_printf(m, "vperfctr-counter%u:\tmap=%#x evntsel=%#llx mode=%c\n",
+			   i, READ_ONCE(cc->pmc_map[i]),
+			   (unsigned long long)READ_ONCE(cc->evntsel[i]),
+			   i < nractrs ? 'a' : 'i');
 }
 
 static const struct file_operations vperfctr_fops = {
@@ -531,9 +1121,6 @@ SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 	} else {
 		tsk = get_task_struct(current);
 	}
-	ret = vperfctr_check_access(tsk);
-	if (ret)
-		goto out;
 	if (creat) {
 		fresh = vperfctr_alloc();
 		if (!fresh) {
@@ -541,7 +1128,14 @@ SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 			goto out;
 		}
 	}
+	ret = vperfctr_freeze_owner(tsk);
+	if (ret) {
+		if (fresh)
+			vperfctr_put(fresh);
+		goto out;
+	}
 	perfctr = vperfctr_find_or_attach(tsk, fresh);
+	vperfctr_thaw_owner(tsk);
 	if (fresh && perfctr != fresh)
 		vperfctr_put(fresh);
 	if (IS_ERR(perfctr))
@@ -551,6 +1145,33 @@ SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 out:
 	put_task_struct(tsk);
 	return ret;
+}
+
+/* Hardware counters: keep the owner off the CPUs that cannot count. */
+static int vperfctr_restrict_cpus(struct task_struct *tsk)
+{
+	cpumask_var_t allowed;
+	int ret = -EINVAL;
+
+	if (!cpumask_intersects(&tsk->cpus_mask, &perfctr_cpus_forbidden_mask))
+		return 0;
+	if (!alloc_cpumask_var(&allowed, GFP_KERNEL))
+		return -ENOMEM;
+	if (cpumask_andnot(allowed, &tsk->cpus_mask,
+			   &perfctr_cpus_forbidden_mask))
+		ret = set_cpus_allowed_ptr(tsk, allowed);
+	free_cpumask_var(allowed);
+	return ret;
+}
+
+static bool vperfctr_control_has_hw(const struct perfctr_cpu_control *cc)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nractrs + cc->nrictrs; i++)
+		if (!vperfctr_map_is_software(cc->pmc_map[i]))
+			return true;
+	return false;
 }
 
 SYSCALL_DEFINE2(vperfctr_control, int, fd,
@@ -568,24 +1189,35 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		return PTR_ERR(perfctr);
 	if (copy_from_user(&control, argp, sizeof(control)))
 		return -EFAULT;
-	ret = vperfctr_check_control(&control);
+	ret = vperfctr_check_control(&control, vperfctr_allow_kernel());
 	if (ret)
 		return ret;
 	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk)
 		return -ESRCH;
-	ret = vperfctr_check_access(tsk);
-	if (!ret) {
-		/* For another thread, the counters are suspended already. */
-		local_irq_save(flags);
-		if (vperfctr_is_oncpu(perfctr))
-			vperfctr_suspend(perfctr);
-		vperfctr_set_control(perfctr, &control);
-		if (tsk == current &&
-		    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-			vperfctr_resume(perfctr);
-		local_irq_restore(flags);
+	ret = vperfctr_freeze_owner(tsk);
+	if (ret)
+		goto out;
+	if (vperfctr_control_has_hw(&control.cpu_control)) {
+		ret = vperfctr_restrict_cpus(tsk);
+		if (ret)
+			goto thaw;
 	}
+	vperfctr_new_generation(perfctr, true);
+	/* For another thread, the counters are suspended already. */
+	local_irq_save(flags);
+	if (vperfctr_is_oncpu(perfctr))
+		vperfctr_suspend(perfctr);
+	vperfctr_set_control(perfctr, &control);
+	if (tsk == current &&
+	    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus)) {
+		perfctr->last_cpu = smp_processor_id();
+		vperfctr_resume(perfctr);
+	}
+	local_irq_restore(flags);
+thaw:
+	vperfctr_thaw_owner(tsk);
+out:
 	put_task_struct(tsk);
 	return ret;
 }
@@ -594,7 +1226,6 @@ SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 {
 	struct task_struct *tsk;
 	struct vperfctr *perfctr;
-	unsigned long flags;
 	int ret;
 
 	CLASS(fd, f)(fd);
@@ -604,12 +1235,10 @@ SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk)
 		return 0;
-	ret = vperfctr_check_access(tsk);
+	ret = vperfctr_freeze_owner(tsk);
 	if (!ret) {
-		local_irq_save(flags);
-		vperfctr_stop(perfctr);
-		local_irq_restore(flags);
-		vperfctr_unlink_task(tsk, perfctr);
+		vperfctr_unlink(tsk, perfctr);
+		vperfctr_thaw_owner(tsk);
 	}
 	put_task_struct(tsk);
 	return ret;
@@ -637,25 +1266,27 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	perfctr = vperfctr_of(f);
 	if (IS_ERR(perfctr))
 		return PTR_ERR(perfctr);
+	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
 	tsk = vperfctr_get_owner(perfctr);
 	if (tsk) {
-		ret = vperfctr_check_access(tsk);
+		ret = vperfctr_freeze_owner(tsk);
 		if (ret)
 			goto out;
-	}
-	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
 	}
 
 	local_irq_save(flags);
 	if (tsk == current && vperfctr_is_oncpu(perfctr))
 		vperfctr_sample(perfctr);
 	vperfctr_get_sums(perfctr, &buf->sum);
-	buf->children = perfctr->children;
 	buf->control = perfctr->control;
 	local_irq_restore(flags);
+	spin_lock(&perfctr->children_lock);
+	buf->children = perfctr->children;
+	spin_unlock(&perfctr->children_lock);
+	if (tsk)
+		vperfctr_thaw_owner(tsk);
 
 	if ((sump && copy_to_user(sump, &buf->sum, sizeof(buf->sum))) ||
 	    (controlp &&
@@ -663,8 +1294,8 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	    (childrenp &&
 	     copy_to_user(childrenp, &buf->children, sizeof(buf->children))))
 		ret = -EFAULT;
-	kfree(buf);
 out:
+	kfree(buf);
 	if (tsk)
 		put_task_struct(tsk);
 	return ret;
@@ -674,6 +1305,7 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 {
 	struct task_struct *tsk;
 	struct vperfctr *perfctr;
+	unsigned long flags;
 	int ret;
 
 	CLASS(fd, f)(fd);
@@ -683,10 +1315,19 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk)
 		return -ESRCH;
-	ret = vperfctr_check_access(tsk);
-	/* No counter is in interrupt mode, so none waits to be resumed. */
-	if (!ret)
-		ret = -EINVAL;
+	ret = vperfctr_freeze_owner(tsk);
+	if (ret)
+		goto out;
+	local_irq_save(flags);
+	if (vperfctr_is_oncpu(perfctr))
+		vperfctr_suspend(perfctr);
+	ret = vperfctr_ireload(perfctr);
+	if (tsk == current &&
+	    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		vperfctr_resume(perfctr);
+	local_irq_restore(flags);
+	vperfctr_thaw_owner(tsk);
+out:
 	put_task_struct(tsk);
 	return ret;
 }
@@ -697,7 +1338,14 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
  */
 static int __init vperfctrfs_init(void)
 {
-	int err = register_filesystem(&vperfctrfs_type);
+	int err;
+
+	/* TSC ticks to ns, exact enough over 1000 s (10^6 ms) of ticks. */
+	if (perfctr_cpu_desc.tsc_khz)
+		clocks_calc_mult_shift(&vperfctr_time_mult, &vperfctr_time_shift,
+				       perfctr_cpu_desc.tsc_khz, NSEC_PER_MSEC,
+				       1000000);
+	err = register_filesystem(&vperfctrfs_type);
 
 	if (err)
 		panic("vperfctrfs: cannot register: %d\n", err);

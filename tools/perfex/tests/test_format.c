@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "tap.h"
@@ -67,7 +68,9 @@ static char *report_text(const struct perfex_report *report)
 static void test_report(void)
 {
 	char *command[] = { "./spin", "1", NULL };
-	struct perfex_count count = { "tsc", 2998123456ull };
+	struct perfex_count count = {
+		"tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN
+	};
 	struct perfex_report report = {
 		.command = command,
 		.counts = &count,
@@ -120,10 +123,199 @@ static void test_report(void)
 	free(text);
 }
 
+static void msec(unsigned long long ns, const char *want)
+{
+	char buf[THOUSANDS_BUF_SIZE + 4];
+
+	format_msec(buf, sizeof(buf), ns);
+	tap_is_str(buf, want, "msec: %llu ns", ns);
+}
+
+static void test_msec(void)
+{
+	char small[5];
+
+	msec(0, "0.00");
+	msec(4999, "0.00");
+	msec(5000, "0.01");
+	msec(849999, "0.85");
+	msec(1000123456, "1,000.12");
+	msec(1000125000, "1,000.13");
+	msec(999995000, "1,000.00");
+	msec(18446744073709551615ull, "18,446,744,073,709.55");
+	tap_ok(format_msec(small, sizeof(small), 12345678) == 0 &&
+	       small[0] == '\0', "msec: too small a buffer: empty, 0");
+}
+
+static void rate(double per_second, const char *want)
+{
+	char buf[32];
+
+	format_rate(buf, sizeof(buf), per_second);
+	tap_is_str(buf, want, "rate: %g/s", per_second);
+}
+
+static void test_rate(void)
+{
+	rate(0, "   0.000 /sec");
+	rate(36.995, "  36.995 /sec");
+	rate(999.9994, " 999.999 /sec");
+	rate(105882, " 105.882 K/sec");
+	rate(2.5e6, "   2.500 M/sec");
+	rate(7e9, "   7.000 G/sec");
+	rate(7e12, "7000.000 G/sec");
+}
+
+/* The default events of a single-threaded command, as perf stat shows. */
+static void test_report_default(void)
+{
+	char *command[] = { "spin", "1", NULL };
+	struct perfex_count counts[] = {
+		{ "task-clock", 1000123456, 0, PERFEX_COUNT_TASK_CLOCK },
+		{ "context-switches", 3, 0, PERFEX_COUNT_EVENTS },
+		{ "cpu-migrations", 0, 0, PERFEX_COUNT_EVENTS },
+		{ "page-faults", 105918, 0, PERFEX_COUNT_EVENTS },
+		{ "tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN },
+	};
+	struct perfex_report report = {
+		.command = command,
+		.counts = counts,
+		.nr_counts = 5,
+		.elapsed_ns = 1001234567,
+		.user_ns = 998000000,
+		.sys_ns = 1000000,
+	};
+	char *text;
+
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for 'spin 1':\n"
+		   "\n"
+		   "          1,000.12 msec task-clock             #    0.999 CPUs utilized\n"
+		   "                 3      context-switches       #    3.000 /sec\n"
+		   "                 0      cpu-migrations         #    0.000 /sec\n"
+		   "           105,918      page-faults            #  105.905 K/sec\n"
+		   "     2,998,123,456      tsc\n"
+		   "\n"
+		   "       1.001234567 seconds time elapsed\n"
+		   "\n"
+		   "       0.998000000 seconds user\n"
+		   "       0.001000000 seconds sys\n"
+		   "\n",
+		   "report: default events, no children");
+	free(text);
+
+	/* Nothing to divide by: no comments, and no trailing blanks. */
+	counts[0].value = 0;
+	report.elapsed_ns = 0;
+	report.nr_counts = 4;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n              0.00 msec task-clock\n") &&
+	       strstr(text, "\n                 3      context-switches\n") &&
+	       !strchr(text, '#'),
+	       "report: zero task-clock and elapsed time: no comments");
+	free(text);
+
+	/* No task-clock: the rates are per second of elapsed time. */
+	report.counts = &counts[1];
+	report.nr_counts = 1;
+	report.elapsed_ns = 500000000;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n                 3      context-switches       "
+		      "#    6.000 /sec\n") != NULL,
+	       "report: without task-clock, rates per elapsed second");
+	free(text);
+
+	/* A long name pushes the comments right, for every line. */
+	counts[0].value = 2000000;
+	counts[3].name = "page-faults-with-a-very-long-name";
+	report.counts = counts;
+	report.nr_counts = 4;
+	report.elapsed_ns = 4000000;
+	text = report_text(&report);
+	tap_ok(strstr(text, " msec task-clock                        #    "
+		      "0.500 CPUs utilized\n") &&
+	       strstr(text, "      page-faults-with-a-very-long-name # ") &&
+	       strstr(text, "      cpu-migrations                    # "),
+	       "report: comments aligned after the longest name");
+	free(text);
+}
+
+/* A command with children: self, children and total. */
+static void test_report_children(void)
+{
+	char *command[] = { "forker", "4", "256", NULL };
+	struct perfex_count counts[] = {
+		{ "task-clock", 8123456, 21345678, PERFEX_COUNT_TASK_CLOCK },
+		{ "context-switches", 1, 8, PERFEX_COUNT_EVENTS },
+		{ "cpu-migrations", 0, 3, PERFEX_COUNT_EVENTS },
+		{ "page-faults", 41, 1100, PERFEX_COUNT_EVENTS },
+		{ "tsc", 24370368, 64037034, PERFEX_COUNT_PLAIN },
+	};
+	struct perfex_report report = {
+		.command = command,
+		.counts = counts,
+		.nr_counts = 5,
+		.elapsed_ns = 14760000,
+		.user_ns = 1000000,
+		.sys_ns = 24000000,
+	};
+	char *text;
+
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for 'forker 4 256':\n"
+		   "\n"
+		   "              self          children             total\n"
+		   "              8.12             21.35             29.47 msec task-clock             #    1.997 CPUs utilized\n"
+		   "                 1                 8                 9      context-switches       #  305.404 /sec\n"
+		   "                 0                 3                 3      cpu-migrations         #  101.801 /sec\n"
+		   "                41             1,100             1,141      page-faults            #   38.718 K/sec\n"
+		   "        24,370,368        64,037,034        88,407,402      tsc\n"
+		   "\n"
+		   "       0.014760000 seconds time elapsed\n"
+		   "\n"
+		   "       0.001000000 seconds user\n"
+		   "       0.024000000 seconds sys\n"
+		   "\n",
+		   "report: children: self, children and total columns");
+	free(text);
+
+	/* One child count is enough for the columns. */
+	counts[0].children = 0;
+	counts[1].children = 0;
+	counts[2].children = 0;
+	counts[3].children = 0;
+	counts[4].children = 1;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n              self          children"
+		      "             total\n") != NULL,
+	       "report: one non-zero child count: columns");
+	free(text);
+
+	/* A wide cell widens its column, and the header with it. */
+	counts[4].children = 18446744073709551615ull - counts[4].value;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n              self                    children"
+		      "                       total\n") &&
+	       strstr(text, "\n        24,370,368  18,446,744,073,685,181,247"
+		      "  18,446,744,073,709,551,615      tsc\n") &&
+	       strstr(text, "\n              8.12                        0.00"
+		      "                        8.12 msec task-clock "),
+	       "report: columns as wide as their widest cell");
+	free(text);
+}
+
 int main(void)
 {
 	test_thousands();
 	test_seconds();
+	test_msec();
+	test_rate();
 	test_report();
+	test_report_default();
+	test_report_children();
 	return tap_done();
 }

@@ -65,7 +65,7 @@ static void test_launch_without_perfctr(const struct vperfctr_control *c)
 	struct launch_failure failure;
 	struct perfex_child child;
 
-	tap_ok(perfex_launch(command, c, &child, &failure) == -1 &&
+	tap_ok(perfex_launch(command, c, NULL, &child, &failure) == -1 &&
 	       failure.step == LAUNCH_OPEN && failure.err == ENOSYS,
 	       "launch without perfctr: vperfctr_open fails with ENOSYS");
 	tap_ok(no_children_left(), "launch without perfctr: child reaped");
@@ -83,13 +83,13 @@ static void test_launch_with_perfctr(const struct vperfctr_control *c)
 	struct rusage usage;
 	int status = -1;
 
-	tap_ok(perfex_launch(command, c, &child, &failure) == 0 &&
+	tap_ok(perfex_launch(command, c, NULL, &child, &failure) == 0 &&
 	       perfex_wait(&child, &status, &usage) == 0 &&
 	       status == 0 &&
 	       vperfctr_read_state(child.counters, &sum, NULL, NULL) == 0 &&
 	       sum.tsc > 0, "launch: true runs and counts");
 	vperfctr_close(child.counters);
-	tap_ok(perfex_launch(missing, c, &child, &failure) == -1 &&
+	tap_ok(perfex_launch(missing, c, NULL, &child, &failure) == -1 &&
 	       failure.step == LAUNCH_EXEC && failure.err == ENOENT,
 	       "launch: missing command");
 	tap_ok(no_children_left(), "launch: children reaped");

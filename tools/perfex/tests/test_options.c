@@ -86,6 +86,41 @@ static void test_errors(void)
 		   "-o FILE and no command");
 }
 
+static void test_events(void)
+{
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && options.events.nr == 0,
+	       "no -e: no events (the defaults are perfex's choice)");
+	tap_ok(parse(ARGV("-e", "tsc,cs", "ls")) == PERFEX_RUN &&
+	       options.events.nr == 2 &&
+	       !strcmp(options.events.event[1].name, "cs") &&
+	       !strcmp(options.command[0], "ls"), "-e LIST");
+	tap_ok(parse(ARGV("-etask-clock", "-e", "faults:u", "ls")) ==
+	       PERFEX_RUN && options.events.nr == 2 &&
+	       !strcmp(options.events.event[0].name, "task-clock") &&
+	       !strcmp(options.events.event[1].name, "faults:u"),
+	       "-eEVENT, and -e repeated adds up");
+	tap_ok(parse(ARGV("--event", "tsc", "--event=major-faults:k", "ls")) ==
+	       PERFEX_RUN && options.events.nr == 2 &&
+	       options.events.event[1].type == PERFCTR_SW_MAJOR_FAULTS,
+	       "--event EVENT and --event=EVENT");
+	tap_ok(parse(ARGV("-o", "f", "-e", "cs", "ls")) == PERFEX_RUN &&
+	       !strcmp(options.output, "f") && options.events.nr == 1,
+	       "-o and -e together");
+	tap_is_int(parse(ARGV("-e", "bogus", "ls")), PERFEX_USAGE_ERROR,
+		   "-e with an unknown event");
+	tap_is_str(error, "unknown event 'bogus'", "unknown event: message");
+	tap_is_int(parse(ARGV("-e")), PERFEX_USAGE_ERROR, "-e without EVENTS");
+	tap_is_str(error, "option '-e' requires an argument",
+		   "-e without EVENTS: message");
+	tap_is_int(parse(ARGV("--event")), PERFEX_USAGE_ERROR,
+		   "--event without EVENTS");
+	tap_is_int(parse(ARGV("--event=", "ls")), PERFEX_USAGE_ERROR,
+		   "--event= with nothing");
+	tap_is_str(error, "empty event name", "--event=: message");
+	tap_ok(parse(ARGV("ls", "-e", "bogus")) == PERFEX_RUN &&
+	       options.events.nr == 0, "-e after the command is the command's");
+}
+
 static void test_double_dash(void)
 {
 	char **argv = ARGV("--", "-weird-name", "x");
@@ -105,6 +140,7 @@ int main(void)
 	test_output();
 	test_help_version();
 	test_errors();
+	test_events();
 	test_double_dash();
 	return tap_done();
 }

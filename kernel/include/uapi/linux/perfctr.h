@@ -63,6 +63,43 @@ struct perfctr_info {
 	char driver_version[32];
 };
 
+/*
+ * Software counters.  A counter whose pmc_map[] entry has
+ * PERFCTR_MAP_SOFTWARE set counts a kernel event of the thread instead of
+ * a hardware event; the low bits of the entry say which.  They work on
+ * every machine, with or without a hardware PMU, in accumulation and in
+ * interrupt mode, are inherited and propagated like hardware counters, and
+ * are read from the state page without a system call.  Several counters
+ * may count the same software event.
+ *
+ * For the fault events, evntsel[] selects the mode of the access that
+ * faulted: PERFCTR_SW_USR for user-mode accesses, PERFCTR_SW_OS for
+ * kernel accesses to user memory on the thread's behalf (the latter needs
+ * the privilege to count kernel mode).  At least one must be set.  For
+ * the other software events evntsel[] must be zero.
+ */
+#define PERFCTR_MAP_SOFTWARE		0x80000000u
+#define PERFCTR_SW_TASK_CLOCK		1	/* ns on a CPU, user + kernel */
+#define PERFCTR_SW_CONTEXT_SWITCHES	2	/* times switched out */
+#define PERFCTR_SW_CPU_MIGRATIONS	3	/* resumed on another CPU */
+#define PERFCTR_SW_PAGE_FAULTS		4	/* minor + major */
+#define PERFCTR_SW_MINOR_FAULTS		5	/* resolved without I/O */
+#define PERFCTR_SW_MAJOR_FAULTS		6	/* needed I/O */
+#define PERFCTR_SW_MAX			6
+
+#define PERFCTR_SW_USR			0x10000	/* faults in user mode */
+#define PERFCTR_SW_OS			0x20000	/* faults in kernel mode */
+
+/*
+ * Interrupt-mode overflow signal: si_code is SI_PMC_OVF and the bit mask
+ * of the counters that overflowed (bit i for counter i) is in
+ * si_pmc_ovf_mask, an alias of the siginfo's si_int (read it as unsigned).
+ * SI_PMC_OVF is negative, so the siginfo has the layout of a queued
+ * signal on every ABI; si_pid and si_uid are 0, as for the kernel.
+ */
+#define SI_PMC_OVF			(-80)
+#define si_pmc_ovf_mask			si_int
+
 /* Counter values: 64-bit sums, never wrapping in practice. */
 struct perfctr_sum_ctrs {
 	__u64 tsc;
@@ -87,7 +124,13 @@ struct perfctr_cpu_control {
 	__u64 _reserved1[4];
 };
 
-/* The whole control of a thread's virtual counters. */
+/*
+ * The whole control of a thread's virtual counters.  Setting a control
+ * resets the sums of the counters, except those whose bit is set in
+ * preserve, and the sums of the children.  The TSC sum restarts only if
+ * the new control turns the TSC off.  A control with tsc_on, nractrs and
+ * nrictrs all zero stops the counters.
+ */
 struct vperfctr_control {
 	__s32 si_signo;		/* signal sent on i-mode overflow */
 	__u32 _reserved0;
@@ -130,16 +173,21 @@ static __inline__ int perfctr_cstatus_enabled(__u32 cstatus)
 }
 
 struct perfctr_pmc_state {
-	__u32 map;		/* hardware counter (rdpmc index on x86) */
-	__u32 _reserved0;
+	__u32 map;		/* pmc_map[] entry: rdpmc index on x86 */
+	__u32 width;		/* counter width in bits, 64 for software */
 	__u64 start;		/* hardware value when last resumed */
 	__u64 sum;		/* total up to the last suspend or sample */
 };
 
 /*
- * The hardware-dependent part of the state page.  While the owner runs,
- * value = sum + (now - start), "now" being the live hardware counter;
- * while it is suspended, value = sum.
+ * The counters' part of the state page.  While the owner runs (ONCPU),
+ * a hardware counter's value is
+ *	sum + ((now - start) mod 2^width)
+ * "now" being the live hardware counter; while it is suspended, it is sum.
+ * A software counter's sum is always current, except task-clock while
+ * ONCPU:
+ *	sum + (((tsc_now - start) * time_mult) >> time_shift)
+ * with the time-stamp counter's value at resume in start.
  */
 struct perfctr_cpu_state {
 	__u32 cstatus;
@@ -155,6 +203,7 @@ struct perfctr_cpu_state {
 #define VPERFCTR_STATE_ONCPU	0x01	/* owner is running, counters live */
 #define VPERFCTR_STATE_DEAD	0x02	/* owner has exited */
 #define VPERFCTR_STATE_DETACHED	0x04	/* state has no owner any more */
+#define VPERFCTR_STATE_OVERFLOW	0x08	/* i-mode overflow, awaits iresume */
 
 /*
  * The page seen through mmap() on a vperfctr file descriptor: read-only,
@@ -168,6 +217,9 @@ struct vperfctr_state {
 	__u32 abi_version;	/* PERFCTR_ABI_VERSION */
 	__u32 seq;
 	__u32 flags;
+	__u32 time_mult;	/* TSC ticks to ns: (ticks * mult) >> shift */
+	__u32 time_shift;
+	__u64 _reserved0[3];
 	struct perfctr_cpu_state cpu_state;
 };
 

@@ -18,8 +18,10 @@
  * @nrfixed:	number of fixed-function counters
  * @fixed_width: their width in bits
  * @features:	PERFCTR_FEATURE_* flags
+ * @cpu_khz:	core clock, the fastest rate at which cycles are counted
+ * @tsc_khz:	rate of the time-stamp counter
  *
- * Filled in once at boot from CPUID and never changed afterwards.
+ * Filled in once at boot and never changed afterwards.
  */
 struct perfctr_cpu_desc {
 	const char	*name;
@@ -29,13 +31,27 @@ struct perfctr_cpu_desc {
 	u32		nrfixed;
 	u32		fixed_width;
 	u32		features;
+	u32		cpu_khz;
+	u32		tsc_khz;
 };
 
 extern struct perfctr_cpu_desc perfctr_cpu_desc;
 
+/*
+ * The counter driver.  The generic code keeps the sums and does the
+ * width-aware arithmetic; the driver only checks controls and moves values
+ * in and out of the hardware.  All but check_control() run with interrupts
+ * off on the CPU whose counters they touch, and only for the hardware
+ * counters of a control (never for software counters).
+ */
 u64 perfctr_cpu_read_tsc(void);
-int perfctr_cpu_check_control(const struct perfctr_cpu_control *control);
-void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
-void perfctr_cpu_resume(struct perfctr_cpu_state *state);
+int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
+			      bool allow_kernel);
+u32 perfctr_cpu_counter_width(u32 map);
+u64 perfctr_cpu_read_counter(u32 map);
+void perfctr_cpu_write_counter(u32 map, u64 value);
+void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
+			const struct perfctr_cpu_control *control);
+void perfctr_cpu_disable(const struct perfctr_cpu_state *state);
 
 #endif /* _ASM_X86_PERFCTR_H */
