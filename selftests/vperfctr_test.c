@@ -2,10 +2,14 @@
 /*
  * ABI tests for the virtual per-process performance counters: the five
  * vperfctr system calls, the vperfctrfs file descriptor and its mmap()ed
- * state page, and the state's life across fork, exit and ptrace.
+ * state page, and the state's life across fork, exit, exec and ptrace.
  *
- * The driver under test may be the TSC-only one, so only the TSC is
- * counted here; programmable counters have tests of their own.
+ * The driver under test may be the TSC-only one, so only the TSC and the
+ * software counters (task-clock, context switches, CPU migrations, page
+ * faults), which every machine has, are counted here; programmable
+ * counters have tests of their own.  Some tests need root (to count
+ * kernel mode, to become another user, to make a setuid-root program)
+ * and some two CPUs; the test machine has both.
  */
 
 #ifndef _GNU_SOURCE
@@ -13,6 +17,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,7 +29,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -42,6 +50,13 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #endif
 #include "kselftest_harness.h"
+
+/*
+ * A sleep long enough that the thread surely reaches schedule() before
+ * its timer fires, even on a slow emulated CPU: each one is a context
+ * switch.
+ */
+#define BLOCKING_SLEEP_US	10000
 
 static int sys_vperfctr_open(int tid, int creat)
 {
@@ -131,6 +146,7 @@ static long page_size(void)
  * as the kernel left it.
  */
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 static const struct vperfctr_state *map_state(int fd)
 {
@@ -339,6 +355,343 @@ static int reap_child(pid_t *pid)
  */
 #define CHILD_CALL_SUCCEEDED	200
 
+/* A child's exit status when what it checked did not hold. */
+#define CHILD_CHECK_FAILED	201
+
+/* Run @fn in a forked child and reap it: what @fn returned, or -1. */
+static int in_child(int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(fn(arg));
+	return reap(pid);
+}
+
+/* A child's body: 0 if it has counter state, else why vperfctr_open() failed. */
+static int has_state(void *arg)
+{
+	int fd = sys_vperfctr_open(0, 0);
+
+	return fd >= 0 ? 0 : errno;
+}
+
+/* A thread's body: what vperfctr_open(0, 0) gave it. */
+struct open_result {
+	int fd;
+	int err;
+};
+
+static void *open_own_state(void *arg)
+{
+	struct open_result *r = arg;
+
+	r->fd = sys_vperfctr_open(0, 0);
+	r->err = r->fd < 0 ? errno : 0;
+	return NULL;
+}
+
+/* Software counters, controls made of them, and what they count ------ */
+
+#define SW_EVENT(event)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##event)
+
+/* How many fresh pages a test touches: one user-mode minor fault each. */
+#define FRESH_PAGES	256u
+
+/* Append an a-mode counter: add all of them before any i-mode counter. */
+static unsigned int add_amode(struct vperfctr_control *control, __u32 map,
+			      __u64 evntsel)
+{
+	struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i = cpu->nractrs++;
+
+	cpu->pmc_map[i] = map;
+	cpu->evntsel[i] = evntsel;
+	return i;
+}
+
+/* Append an i-mode counter that overflows after -@ireset events. */
+static unsigned int add_imode(struct vperfctr_control *control, __u32 map,
+			      __u64 evntsel, __s64 ireset)
+{
+	struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i = cpu->nractrs + cpu->nrictrs++;
+
+	cpu->pmc_map[i] = map;
+	cpu->evntsel[i] = evntsel;
+	cpu->ireset[i] = ireset;
+	return i;
+}
+
+/* The TSC and, as counter 0, the page faults of user mode. */
+static void fault_control(struct vperfctr_control *control)
+{
+	start_tsc_control(control);
+	add_amode(control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+}
+
+static int start_faults(int fd)
+{
+	struct vperfctr_control control;
+
+	fault_control(&control);
+	return sys_vperfctr_control(fd, &control);
+}
+
+/* The signal of i-mode overflows here. */
+#define OVF_SIGNAL	SIGUSR2
+
+/* After how many faults overflow_control(OVF_FAULTS) overflows. */
+#define OVF_FAULTS	10u
+
+/*
+ * fault_control() plus, as counter 1, an i-mode counter of user-mode page
+ * faults that overflows after @faults faults, signalling OVF_SIGNAL.
+ */
+static void overflow_control(struct vperfctr_control *control, __s64 faults)
+{
+	fault_control(control);
+	add_imode(control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR, -faults);
+	control->si_signo = OVF_SIGNAL;
+}
+
+/* What the OVF_SIGNAL handler saw: how many signals, and the last one. */
+static int ovf_signals;
+static int ovf_code;
+static unsigned int ovf_mask;
+static pid_t ovf_pid;
+
+static void ovf_handler(int sig, siginfo_t *info, void *ucontext)
+{
+	WRITE_ONCE(ovf_code, info->si_code);
+	WRITE_ONCE(ovf_mask, (unsigned int)info->si_pmc_ovf_mask);
+	WRITE_ONCE(ovf_pid, info->si_pid);
+	__atomic_fetch_add(&ovf_signals, 1, __ATOMIC_RELAXED);
+}
+
+static int catch_overflow_signal(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = ovf_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	WRITE_ONCE(ovf_signals, 0);
+	WRITE_ONCE(ovf_code, 0);
+	WRITE_ONCE(ovf_mask, 0);
+	WRITE_ONCE(ovf_pid, -1);
+	return sigaction(OVF_SIGNAL, &sa, NULL);
+}
+
+/*
+ * Write one byte to each of @n fresh anonymous pages: @n minor faults in
+ * user mode.  Without transparent huge pages, so that each page faults.
+ */
+static int touch_fresh_pages(unsigned int n)
+{
+	size_t size = page_size();
+	unsigned int i;
+	char *p;
+
+	p = mmap(NULL, n * size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	madvise(p, n * size, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(p[i * size], 1);
+	return munmap(p, n * size);
+}
+
+/*
+ * Have the kernel write to @n fresh anonymous pages, by read() from a
+ * pipe into each: @n minor faults in kernel mode.
+ */
+static int kernel_touch_fresh_pages(unsigned int n)
+{
+	size_t size = page_size();
+	int pipefd[2], err = 0;
+	unsigned int i;
+	char *src, *p;
+
+	if (pipe(pipefd))
+		return -1;
+	src = mmap(NULL, (n + 1) * size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED) {
+		err = -1;
+		goto out;
+	}
+	madvise(src, (n + 1) * size, MADV_NOHUGEPAGE);
+	memset(src, 'k', size);
+	p = src + size;
+	for (i = 0; i < n && !err; i++)
+		if (write(pipefd[1], src, size) != (ssize_t)size ||
+		    read(pipefd[0], p + i * size, size) != (ssize_t)size)
+			err = -1;
+	munmap(src, (n + 1) * size);
+out:
+	close(pipefd[0]);
+	close(pipefd[1]);
+	return err;
+}
+
+/* Run on the CPU for @ms milliseconds of wall-clock time. */
+static void spin_wall_ms(unsigned int ms)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (elapsed_ns(&start, &now) < ms * 1000000ull);
+}
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static bool may_run_on_cpus_0_and_1(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	return CPU_ISSET(0, &set) && CPU_ISSET(1, &set);
+}
+
+/*
+ * Read @fd's sums and children sums, waiting up to a second for counter
+ * @i of the children to reach @min: a thread that exits is released, and
+ * its sums handed on, a little after pthread_join() has returned.
+ */
+static int await_children_sum(int fd, unsigned int i, __u64 min,
+			      struct perfctr_sum_ctrs *sum,
+			      struct perfctr_sum_ctrs *children)
+{
+	int ms;
+
+	for (ms = 0; ; ms++) {
+		if (sys_vperfctr_read(fd, sum, NULL, children))
+			return -1;
+		if (children->pmc[i] >= min || ms == 1000)
+			return 0;
+		sleep_ms(1);
+	}
+}
+
+/* TSC ticks to ns as the kernel converts them, without 64-bit overflow. */
+static __u64 tsc_to_ns(__u64 delta, __u32 mult, __u32 shift)
+{
+	__u64 low = delta & ((1ull << shift) - 1);
+
+	return (delta >> shift) * mult + ((low * mult) >> shift);
+}
+
+/*
+ * The fast read of software counters 0..@n-1 from the state page: an event
+ * counter's sum is always current; task-clock adds the time since the
+ * owner was resumed while it runs.  Retried while 'seq' is odd or changes.
+ */
+static void fast_read_sw(const struct vperfctr_state *page, unsigned int n,
+			 __u64 *sums)
+{
+	__u32 seq, flags, cstatus, mult, shift, map[PERFCTR_MAX_NRCTRS];
+	__u64 start[PERFCTR_MAX_NRCTRS], now;
+	unsigned int i;
+
+	do {
+		seq = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE);
+		flags = READ_ONCE(page->flags);
+		cstatus = READ_ONCE(page->cpu_state.cstatus);
+		mult = READ_ONCE(page->time_mult);
+		shift = READ_ONCE(page->time_shift);
+		for (i = 0; i < n; i++) {
+			map[i] = READ_ONCE(page->cpu_state.pmc[i].map);
+			start[i] = READ_ONCE(page->cpu_state.pmc[i].start);
+			sums[i] = READ_ONCE(page->cpu_state.pmc[i].sum);
+		}
+		now = user_tsc();
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || READ_ONCE(page->seq) != seq);
+
+	if (!(flags & VPERFCTR_STATE_ONCPU))
+		return;
+	for (i = 0; i < n && i < perfctr_cstatus_nrctrs(cstatus); i++)
+		if (map[i] == SW_EVENT(TASK_CLOCK))
+			sums[i] += tsc_to_ns(now - start[i], mult, shift);
+}
+
+/* The text after "@key:" in /proc/self/fdinfo/@fd, or "" if none. */
+static const char *fdinfo_text(int fd, const char *key, char *buf, size_t size)
+{
+	char path[64], line[256];
+	size_t len = strlen(key);
+	char *text;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			text = line + len + 1;
+			text += strspn(text, " \t");
+			text[strcspn(text, "\n")] = '\0';
+			snprintf(buf, size, "%s", text);
+			break;
+		}
+	fclose(f);
+	return buf;
+}
+
+/* Privilege ----------------------------------------------------------- */
+
+/* The user and group a root-run test drops to: nobody. */
+#define NOBODY	65534
+
+/*
+ * Become an unprivileged user: as root, user and group nobody without
+ * supplementary groups, which also clears every capability; anyone else
+ * is unprivileged already.
+ */
+static int become_unprivileged(void)
+{
+	if (geteuid() != 0)
+		return 0;
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return -1;
+	return 0;
+}
+
+/*
+ * Whether kernel.perf_event_paranoid lets anyone count kernel mode: only
+ * when it exists (CONFIG_PERF_EVENTS) and is below 2.
+ */
+static bool paranoid_lets_anyone_count_kernel(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &level) != 1)
+		level = 2;
+	fclose(f);
+	return level < 2;
+}
+
 /* vperfctr_open() --------------------------------------------------- */
 
 /* A thread without counter state. */
@@ -526,6 +879,38 @@ TEST_F(open, without_creat_and_no_state_fails_with_enoent)
 {
 	ASSERT_EQ(-1, sys_vperfctr_open(0, 0));
 	ASSERT_EQ(ENOENT, errno);
+}
+
+TEST_F(open, with_no_free_fd_fails_with_emfile)
+{
+	struct rlimit rl;
+	int lowest;
+
+	/* Every fd below the lowest free one is in use: allow no more. */
+	lowest = dup(STDERR_FILENO);
+	ASSERT_GE(lowest, 0);
+	close(lowest);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
+	rl.rlim_cur = lowest;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(-1, sys_vperfctr_open(0, 1));
+	ASSERT_EQ(EMFILE, errno);
+}
+
+TEST_F(open, child_of_thread_without_state_has_no_state)
+{
+	ASSERT_EQ(ENOENT, in_child(has_state, NULL));
+}
+
+TEST_F(open, thread_of_thread_without_state_has_no_state)
+{
+	struct open_result r;
+	pthread_t thread;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, open_own_state, &r));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(-1, r.fd);
+	ASSERT_EQ(ENOENT, r.err);
 }
 
 TEST_F(open, without_creat_opens_existing_state)
@@ -732,7 +1117,9 @@ TEST_F(vperfctr, control_after_unlink_fails_with_esrch)
 /*
  * Controls that are wrong in exactly one field, the TSC being on in all
  * of them.  The TSC-only driver has no PMCs, so any a-mode or i-mode
- * counter is more than it has.
+ * hardware counter (a pmc_map[] entry without PERFCTR_MAP_SOFTWARE) is
+ * more than it has.  Fault counters count user mode only here: kernel
+ * mode may need privilege, which is another error.
  */
 FIXTURE(bad_control)
 {
@@ -822,6 +1209,195 @@ FIXTURE_VARIANT_ADD(bad_control, evntsel_of_unused_counter_set)
 FIXTURE_VARIANT_ADD(bad_control, ireset_of_unused_counter_set)
 {
 	.control = { .cpu_control.tsc_on = 1, .cpu_control.ireset[0] = -1 },
+};
+
+FIXTURE_VARIANT_ADD(bad_control, software_counter_plus_hardware_counter_on_tsc_only_driver)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 2,
+			.pmc_map = { SW_EVENT(PAGE_FAULTS), 0 },
+			.evntsel = { PERFCTR_SW_USR, 0 },
+		},
+	},
+};
+
+/* Software counters: the event, its evntsel and its ireset. */
+
+FIXTURE_VARIANT_ADD(bad_control, software_event_0)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = PERFCTR_MAP_SOFTWARE,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, software_event_beyond_sw_max)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = PERFCTR_MAP_SOFTWARE | (PERFCTR_SW_MAX + 1),
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, software_event_all_ones)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = 0xffffffffu,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, page_faults_with_evntsel_0)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, minor_faults_with_evntsel_0)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(MINOR_FAULTS),
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, major_faults_with_evntsel_0)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(MAJOR_FAULTS),
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, page_faults_with_evntsel_bit_other_than_usr_os)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR | 1,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, task_clock_with_nonzero_evntsel)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(TASK_CLOCK),
+			.evntsel[0] = 1,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, context_switches_with_evntsel_usr)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(CONTEXT_SWITCHES),
+			.evntsel[0] = PERFCTR_SW_USR,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, cpu_migrations_with_nonzero_evntsel)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(CPU_MIGRATIONS),
+			.evntsel[0] = 1,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, amode_software_counter_with_negative_ireset)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR,
+			.ireset[0] = -10,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, amode_software_counter_with_positive_ireset)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(TASK_CLOCK),
+			.ireset[0] = 10,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, imode_software_counter_with_ireset_0)
+{
+	.control = {
+		.si_signo = OVF_SIGNAL,
+		.cpu_control = {
+			.tsc_on = 1, .nrictrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, imode_software_counter_with_positive_ireset)
+{
+	.control = {
+		.si_signo = OVF_SIGNAL,
+		.cpu_control = {
+			.tsc_on = 1, .nrictrs = 1,
+			.pmc_map[0] = SW_EVENT(CONTEXT_SWITCHES),
+			.ireset[0] = 10,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, imode_software_counter_without_si_signo)
+{
+	.control = {
+		.cpu_control = {
+			.tsc_on = 1, .nrictrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR,
+			.ireset[0] = -10,
+		},
+	},
+};
+
+FIXTURE_VARIANT_ADD(bad_control, imode_software_counter_with_si_signo_beyond_last_signal)
+{
+	.control = {
+		.si_signo = 65,
+		.cpu_control = {
+			.tsc_on = 1, .nrictrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR,
+			.ireset[0] = -10,
+		},
+	},
 };
 
 FIXTURE_SETUP(bad_control)
@@ -992,6 +1568,129 @@ TEST_F(vperfctr, fdinfo_shows_detached_state_after_unlink)
 	ASSERT_EQ(0, fdinfo_value(self->fd, "vperfctr-owner"));
 	ASSERT_EQ(VPERFCTR_STATE_DETACHED,
 		  fdinfo_value(self->fd, "vperfctr-flags"));
+}
+
+/* Counter @i's line in fdinfo: its map, evntsel and mode; -1 if none. */
+static int fdinfo_counter(int fd, unsigned int i, __u32 *map, __u64 *evntsel,
+			  char *mode)
+{
+	char key[32], text[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), "vperfctr-counter%u", i);
+	fdinfo_text(fd, key, text, sizeof(text));
+	p = strstr(text, "map=");
+	if (!p)
+		return -1;
+	*map = strtoul(p + strlen("map="), NULL, 0);
+	p = strstr(text, "evntsel=");
+	if (!p)
+		return -1;
+	*evntsel = strtoull(p + strlen("evntsel="), NULL, 0);
+	p = strstr(text, "mode=");
+	if (!p)
+		return -1;
+	*mode = p[strlen("mode=")];
+	return 0;
+}
+
+/* Page faults of user mode and task-clock in a-mode, page faults in i-mode. */
+static void three_counter_control(struct vperfctr_control *control)
+{
+	start_tsc_control(control);
+	add_amode(control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	add_amode(control, SW_EVENT(TASK_CLOCK), 0);
+	add_imode(control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR, -(1ll << 40));
+	control->si_signo = OVF_SIGNAL;
+}
+
+TEST_F(vperfctr, fdinfo_state_is_stopped_before_control)
+{
+	char text[64];
+
+	ASSERT_STREQ("stopped",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(vperfctr, fdinfo_state_is_running_while_counting)
+{
+	char text[64];
+
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_STREQ("running",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(vperfctr, fdinfo_state_is_stopped_after_counters_stopped)
+{
+	char text[64];
+
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_STREQ("stopped",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(vperfctr, fdinfo_state_is_detached_after_unlink)
+{
+	char text[64];
+
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_unlink(self->fd));
+	ASSERT_STREQ("detached",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(vperfctr, fdinfo_shows_tsc_on_while_tsc_counts)
+{
+	char text[64];
+
+	ASSERT_STREQ("off",
+		     fdinfo_text(self->fd, "vperfctr-tsc", text, sizeof(text)));
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_STREQ("on",
+		     fdinfo_text(self->fd, "vperfctr-tsc", text, sizeof(text)));
+}
+
+TEST_F(vperfctr, fdinfo_shows_cstatus_of_the_page)
+{
+	struct vperfctr_control control;
+
+	three_counter_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ((long)(PERFCTR_CSTATUS_TSC_ON | (1 << 16) | 2),
+		  fdinfo_value(self->fd, "vperfctr-cstatus"));
+}
+
+TEST_F(vperfctr, fdinfo_counts_the_counters)
+{
+	struct vperfctr_control control;
+
+	ASSERT_EQ(0, fdinfo_value(self->fd, "vperfctr-counters"));
+	three_counter_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(3, fdinfo_value(self->fd, "vperfctr-counters"));
+}
+
+TEST_F(vperfctr, fdinfo_describes_each_counter)
+{
+	struct vperfctr_control control;
+	unsigned int i;
+	__u64 evntsel;
+	__u32 map;
+	char mode;
+
+	three_counter_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, fdinfo_counter(self->fd, i, &map, &evntsel, &mode)) {
+			TH_LOG("no vperfctr-counter%u line", i);
+		}
+		ASSERT_EQ(control.cpu_control.pmc_map[i], map);
+		ASSERT_EQ(control.cpu_control.evntsel[i], evntsel);
+		ASSERT_EQ(i < 2 ? 'a' : 'i', mode);
+	}
+	ASSERT_EQ(-1, fdinfo_counter(self->fd, 3, &map, &evntsel, &mode));
 }
 
 /* vperfctr_iresume() ------------------------------------------------ */
@@ -1282,21 +1981,1220 @@ TEST_F(vperfctr, mmap_at_nonzero_offset_fails_with_einval)
 	ASSERT_EQ(EINVAL, errno);
 }
 
-/* fork() -------------------------------------------------------------- */
+/* Software counters --------------------------------------------------- */
 
-TEST_F(vperfctr, forked_child_does_not_inherit_state)
+/* Each software event alone, as counter 0, fault events in user mode. */
+FIXTURE(sw_event)
 {
+	int fd;
+	struct vperfctr_control control;
+};
+
+FIXTURE_VARIANT(sw_event)
+{
+	__u32 event;
+	__u64 evntsel;
+};
+
+FIXTURE_VARIANT_ADD(sw_event, task_clock)
+{
+	.event = PERFCTR_SW_TASK_CLOCK,
+};
+
+FIXTURE_VARIANT_ADD(sw_event, context_switches)
+{
+	.event = PERFCTR_SW_CONTEXT_SWITCHES,
+};
+
+FIXTURE_VARIANT_ADD(sw_event, cpu_migrations)
+{
+	.event = PERFCTR_SW_CPU_MIGRATIONS,
+};
+
+FIXTURE_VARIANT_ADD(sw_event, page_faults)
+{
+	.event = PERFCTR_SW_PAGE_FAULTS,
+	.evntsel = PERFCTR_SW_USR,
+};
+
+FIXTURE_VARIANT_ADD(sw_event, minor_faults)
+{
+	.event = PERFCTR_SW_MINOR_FAULTS,
+	.evntsel = PERFCTR_SW_USR,
+};
+
+FIXTURE_VARIANT_ADD(sw_event, major_faults)
+{
+	.event = PERFCTR_SW_MAJOR_FAULTS,
+	.evntsel = PERFCTR_SW_USR,
+};
+
+FIXTURE_SETUP(sw_event)
+{
+	const char *why;
+
+	self->fd = -1;
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+	self->fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(self->fd, 0);
+	start_tsc_control(&self->control);
+	add_amode(&self->control, PERFCTR_MAP_SOFTWARE | variant->event,
+		  variant->evntsel);
+}
+
+FIXTURE_TEARDOWN(sw_event)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(sw_event, amode_control_succeeds)
+{
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+}
+
+TEST_F(sw_event, amode_control_without_tsc_succeeds)
+{
+	self->control.cpu_control.tsc_on = 0;
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+}
+
+TEST_F(sw_event, imode_control_succeeds)
+{
+	struct vperfctr_control control;
+
+	/* Never overflows during the test: 2^40 events or ns. */
+	start_tsc_control(&control);
+	add_imode(&control, PERFCTR_MAP_SOFTWARE | variant->event,
+		  variant->evntsel, -(1ll << 40));
+	control.si_signo = OVF_SIGNAL;
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+}
+
+TEST_F(sw_event, read_returns_control_as_set)
+{
+	struct vperfctr_control got;
+
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control));
+	memset(&got, 0xa5, sizeof(got));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, &got, NULL));
+	ASSERT_EQ(0, memcmp(&self->control, &got, sizeof(got)));
+}
+
+TEST_F(sw_event, page_shows_pmc_map_entry_and_width_64)
+{
+	const struct vperfctr_state *page = map_state(self->fd);
+
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control));
+	ASSERT_EQ(self->control.cpu_control.pmc_map[0],
+		  READ_ONCE(page->cpu_state.pmc[0].map));
+	ASSERT_EQ(64u, READ_ONCE(page->cpu_state.pmc[0].width));
+	unmap_state(page);
+}
+
+TEST_F(sw_event, page_cstatus_counts_the_counter)
+{
+	const struct vperfctr_state *page = map_state(self->fd);
+
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control));
+	ASSERT_EQ(PERFCTR_CSTATUS_TSC_ON | 1,
+		  READ_ONCE(page->cpu_state.cstatus));
+	unmap_state(page);
+}
+
+/* What the software counters count. */
+
+TEST_F(vperfctr, task_clock_grows_with_wall_time_while_spinning)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+	struct timespec t0, t1;
+	__u64 wall, counted;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	spin_wall_ms(200);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+
+	wall = elapsed_ns(&t0, &t1);
+	counted = after.pmc[0] - before.pmc[0];
+	ASSERT_GE(counted, wall / 2) {
+		TH_LOG("%llu ns of task-clock in %llu ns of spinning",
+		       (unsigned long long)counted, (unsigned long long)wall);
+	}
+	ASSERT_LE(counted, wall + wall / 10 + 2000000) {
+		TH_LOG("%llu ns of task-clock in %llu ns of spinning",
+		       (unsigned long long)counted, (unsigned long long)wall);
+	}
+}
+
+TEST_F(vperfctr, task_clock_stays_still_while_sleeping)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+	__u64 counted;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	sleep_ms(300);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+
+	counted = after.pmc[0] - before.pmc[0];
+	ASSERT_LT(counted, 20000000ull) {
+		TH_LOG("%llu ns of task-clock in 300 ms of sleep",
+		       (unsigned long long)counted);
+	}
+}
+
+TEST_F(vperfctr, page_faults_count_each_fresh_page_touched)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_GE(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, minor_faults_count_each_fresh_page_touched)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(MINOR_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_GE(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, major_faults_do_not_count_fresh_anonymous_pages)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(MAJOR_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_LT(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, page_faults_equal_minor_plus_major_faults)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	add_amode(&control, SW_EVENT(MINOR_FAULTS), PERFCTR_SW_USR);
+	add_amode(&control, SW_EVENT(MAJOR_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(sum.pmc[0], sum.pmc[1] + sum.pmc[2]) {
+		TH_LOG("page faults %llu, minor %llu, major %llu",
+		       (unsigned long long)sum.pmc[0],
+		       (unsigned long long)sum.pmc[1],
+		       (unsigned long long)sum.pmc[2]);
+	}
+}
+
+TEST_F(vperfctr, two_counters_of_one_event_both_count)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(sum.pmc[0], sum.pmc[1]);
+}
+
+TEST_F(vperfctr, usr_page_faults_do_not_count_kernel_writes)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, kernel_touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_LT(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, os_page_faults_count_kernel_writes_to_fresh_pages)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+
+	if (geteuid() != 0)
+		SKIP(return, "counting kernel mode needs root here");
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_OS);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, kernel_touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_GE(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, os_page_faults_do_not_count_user_writes)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+
+	if (geteuid() != 0)
+		SKIP(return, "counting kernel mode needs root here");
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_OS);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_LT(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, context_switches_count_blocking_sleeps)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+	int i;
+
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(CONTEXT_SWITCHES), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	for (i = 0; i < 20; i++)
+		usleep(BLOCKING_SLEEP_US);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_GE(after.pmc[0] - before.pmc[0], 20ull);
+}
+
+TEST_F(vperfctr, cpu_migrations_count_moves_between_cpus)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	int i, cpu, now;
+	__u64 moves = 0;
+
+	if (!may_run_on_cpus_0_and_1())
+		SKIP(return, "needs CPUs 0 and 1");
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(CPU_MIGRATIONS), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	cpu = sched_getcpu();
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(0, pin_to_cpu(i & 1));
+		now = sched_getcpu();
+		ASSERT_EQ(i & 1, now);
+		if (now != cpu)
+			moves++;
+		cpu = now;
+	}
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(moves, 9ull);
+	ASSERT_GE(sum.pmc[0], moves);
+}
+
+TEST_F(vperfctr, cpu_migrations_stay_0_on_one_cpu)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	int i;
+
+	ASSERT_EQ(0, pin_to_cpu(sched_getcpu()));
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(CPU_MIGRATIONS), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	for (i = 0; i < 20; i++)
+		usleep(1000);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_EQ(0ull, sum.pmc[0]);
+}
+
+TEST_F(vperfctr, control_resets_software_sums)
+{
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_LT(sum.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(vperfctr, control_with_preserve_bit_keeps_software_sum)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	fault_control(&control);
+	control.preserve = 1;
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+}
+
+/* Fast reads of software counters from the state page. */
+
+TEST_F(vperfctr, fast_read_of_fault_counters_equals_syscall_read)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	const struct vperfctr_state *page;
+	__u64 fast[3];
+	int i, j;
+
+	page = map_state(self->fd);
+	ASSERT_NE(NULL, page);
+	/* Fault in the page and the stack now, not while counting. */
+	fast_read_sw(page, 3, fast);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	add_amode(&control, SW_EVENT(MINOR_FAULTS), PERFCTR_SW_USR);
+	add_amode(&control, SW_EVENT(MAJOR_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	for (i = 1; i <= 20; i++) {
+		ASSERT_EQ(0, touch_fresh_pages(i));
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+		fast_read_sw(page, 3, fast);
+		for (j = 0; j < 3; j++)
+			ASSERT_EQ(sum.pmc[j], fast[j]) {
+				TH_LOG("iteration %d, counter %d", i, j);
+			}
+	}
+	ASSERT_GE(sum.pmc[0], 20ull * 21 / 2);
+	unmap_state(page);
+}
+
+TEST_F(vperfctr, fast_read_of_switch_counters_lies_between_syscall_reads)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+	const struct vperfctr_state *page;
+	__u64 fast[2];
+	int i, j;
+
+	page = map_state(self->fd);
+	ASSERT_NE(NULL, page);
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(CONTEXT_SWITCHES), 0);
+	add_amode(&control, SW_EVENT(CPU_MIGRATIONS), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	for (i = 0; i < 20; i++) {
+		usleep(BLOCKING_SLEEP_US);
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+		fast_read_sw(page, 2, fast);
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+		for (j = 0; j < 2; j++) {
+			ASSERT_LE(before.pmc[j], fast[j]) {
+				TH_LOG("iteration %d, counter %d", i, j);
+			}
+			ASSERT_LE(fast[j], after.pmc[j]) {
+				TH_LOG("iteration %d, counter %d", i, j);
+			}
+		}
+	}
+	ASSERT_GE(after.pmc[0], 20ull);
+	unmap_state(page);
+}
+
+TEST_F(vperfctr, fast_read_of_task_clock_lies_between_syscall_reads)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs before, after;
+	const struct vperfctr_state *page;
+	__u64 fast;
+	int i;
+
+	if (!HAVE_USER_TSC)
+		SKIP(return, "no user-space TSC read on this architecture");
+	page = map_state(self->fd);
+	ASSERT_NE(NULL, page);
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+
+	/* The fast read also counts the 1 ms spun since the first read. */
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+		spin_ms(1);
+		fast_read_sw(page, 1, &fast);
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+		ASSERT_LE(before.pmc[0] + 500000, fast) {
+			TH_LOG("iteration %d: %llu ns, then %llu ns", i,
+			       (unsigned long long)before.pmc[0],
+			       (unsigned long long)fast);
+		}
+		ASSERT_LE(fast, after.pmc[0]) {
+			TH_LOG("iteration %d", i);
+		}
+		if (i % 10 == 0)
+			sched_yield();
+	}
+	unmap_state(page);
+}
+
+/* A thread that keeps yielding the CPU it is pinned to until told to stop. */
+struct yielder {
+	int cpu;
+	int stop;
+};
+
+static void *yielder_main(void *arg)
+{
+	struct yielder *y = arg;
+
+	if (pin_to_cpu(y->cpu))
+		return NULL;
+	while (!__atomic_load_n(&y->stop, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return NULL;
+}
+
+TEST_F(vperfctr, fast_read_never_goes_back_while_sharing_a_cpu)
+{
+	struct vperfctr_control control;
+	const struct vperfctr_state *page;
+	struct yielder y = { .cpu = 0 };
+	struct timespec start, now;
+	__u64 prev[2], cur[2];
+	pthread_t thread;
+	int i = 0;
+
+	if (!HAVE_USER_TSC)
+		SKIP(return, "no user-space TSC read on this architecture");
+	page = map_state(self->fd);
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
+	add_amode(&control, SW_EVENT(CONTEXT_SWITCHES), 0);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, yielder_main, &y));
+
+	fast_read_sw(page, 2, prev);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		if (++i % 100 == 0)
+			sched_yield();
+		fast_read_sw(page, 2, cur);
+		ASSERT_LE(prev[0], cur[0]) {
+			TH_LOG("task-clock went back at read %d", i);
+		}
+		ASSERT_LE(prev[1], cur[1]) {
+			TH_LOG("context switches went back at read %d", i);
+		}
+		memcpy(prev, cur, sizeof(prev));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (elapsed_ns(&start, &now) < 200000000ull);
+
+	__atomic_store_n(&y.stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	/* The reads did overlap context switches. */
+	ASSERT_NE(0ull, cur[1]);
+	unmap_state(page);
+}
+
+/* Interrupt-mode software counters ----------------------------------- */
+
+/*
+ * This thread counts its user-mode page faults in a-mode (counter 0) and
+ * in i-mode (counter 1), which overflows after OVF_FAULTS faults and
+ * signals OVF_SIGNAL, caught by ovf_handler().
+ */
+FIXTURE(overflow)
+{
+	int fd;
+	const struct vperfctr_state *page;
+};
+
+FIXTURE_SETUP(overflow)
+{
+	struct vperfctr_control control;
+	const char *why;
+
+	self->fd = -1;
+	self->page = NULL;
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, catch_overflow_signal());
+	self->fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(self->fd, 0);
+	self->page = map_state(self->fd);
+	ASSERT_NE(NULL, self->page);
+	overflow_control(&control, OVF_FAULTS);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(overflow)
+{
+	unmap_state(self->page);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Enough faults for one overflow, and more. */
+static int overflow_now(void)
+{
+	return touch_fresh_pages(5 * OVF_FAULTS);
+}
+
+TEST_F(overflow, fault_overflow_signals_once_with_si_pmc_ovf)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(1, READ_ONCE(ovf_signals));
+	ASSERT_EQ(SI_PMC_OVF, READ_ONCE(ovf_code));
+}
+
+TEST_F(overflow, overflow_mask_has_the_bit_of_the_imode_counter)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(1, READ_ONCE(ovf_signals));
+	ASSERT_EQ(1u << 1, READ_ONCE(ovf_mask));
+}
+
+TEST_F(overflow, overflow_signal_has_no_sender_pid)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(1, READ_ONCE(ovf_signals));
+	ASSERT_EQ(0, READ_ONCE(ovf_pid));
+}
+
+TEST_F(overflow, overflow_sets_overflow_flag)
+{
+	ASSERT_FALSE(page_flag(self->page, VPERFCTR_STATE_OVERFLOW));
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_TRUE(page_flag(self->page, VPERFCTR_STATE_OVERFLOW));
+}
+
+TEST_F(overflow, overflow_suspends_the_amode_counter)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_EQ(before.pmc[0], after.pmc[0]);
+}
+
+TEST_F(overflow, overflow_keeps_only_the_tsc_counting)
+{
+	__u64 before, after;
+
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(PERFCTR_CSTATUS_TSC_ON,
+		  READ_ONCE(self->page->cpu_state.cstatus));
+	before = read_tsc_sum(self->fd);
+	spin_ms(1);
+	after = read_tsc_sum(self->fd);
+	ASSERT_LT(before, after);
+}
+
+TEST_F(overflow, amode_sum_counts_the_faults_up_to_the_overflow)
+{
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], OVF_FAULTS);
+}
+
+TEST_F(overflow, iresume_when_not_in_overflow_fails_with_einval)
+{
+	ASSERT_EQ(-1, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(EINVAL, errno);
+}
+
+TEST_F(overflow, iresume_after_overflow_succeeds)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd)) {
+		TH_LOG("vperfctr_iresume: %s", strerror(errno));
+	}
+}
+
+TEST_F(overflow, iresume_twice_fails_with_einval)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(-1, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(EINVAL, errno);
+}
+
+TEST_F(overflow, iresume_clears_overflow_flag)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd));
+	ASSERT_FALSE(page_flag(self->page, VPERFCTR_STATE_OVERFLOW));
+}
+
+TEST_F(overflow, iresume_restores_cstatus)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(PERFCTR_CSTATUS_TSC_ON | (1 << 16) | 1,
+		  READ_ONCE(self->page->cpu_state.cstatus));
+}
+
+TEST_F(overflow, iresume_resumes_the_amode_counter)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_GE(after.pmc[0] - before.pmc[0], OVF_FAULTS);
+}
+
+TEST_F(overflow, iresume_rearms_the_imode_counter)
+{
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(2, READ_ONCE(ovf_signals));
+	ASSERT_EQ(SI_PMC_OVF, READ_ONCE(ovf_code));
+	ASSERT_EQ(1u << 1, READ_ONCE(ovf_mask));
+}
+
+TEST_F(overflow, fdinfo_state_is_overflow)
+{
+	char text[64];
+
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_STREQ("overflow",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(overflow, control_ends_the_overflow)
+{
+	struct vperfctr_control control;
+
+	ASSERT_EQ(0, overflow_now());
+	overflow_control(&control, OVF_FAULTS);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_FALSE(page_flag(self->page, VPERFCTR_STATE_OVERFLOW));
+	ASSERT_EQ(0, overflow_now());
+	ASSERT_EQ(2, READ_ONCE(ovf_signals));
+}
+
+/* Spin until an overflow signal arrives, for at most 2 s: whether one did. */
+static bool spin_until_signalled(void)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		if (READ_ONCE(ovf_signals))
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (elapsed_ns(&start, &now) < 2000000000ull);
+	return READ_ONCE(ovf_signals) != 0;
+}
+
+/* Task-clock in a-mode (counter 0) and in i-mode (counter 1), 20 ms. */
+static void task_clock_overflow_control(struct vperfctr_control *control)
+{
+	memset(control, 0, sizeof(*control));
+	add_amode(control, SW_EVENT(TASK_CLOCK), 0);
+	add_imode(control, SW_EVENT(TASK_CLOCK), 0, -20000000);
+	control->si_signo = OVF_SIGNAL;
+}
+
+TEST_F(overflow, task_clock_overflow_signals_si_pmc_ovf_while_spinning)
+{
+	struct vperfctr_control control;
+
+	task_clock_overflow_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_TRUE(spin_until_signalled());
+	ASSERT_EQ(SI_PMC_OVF, READ_ONCE(ovf_code));
+	ASSERT_EQ(1u << 1, READ_ONCE(ovf_mask));
+}
+
+TEST_F(overflow, task_clock_overflow_comes_after_ireset_ns)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+
+	task_clock_overflow_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_TRUE(spin_until_signalled());
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	/* 10% for the hrtimer's clock against the TSC's. */
+	ASSERT_GE(sum.pmc[0], 18000000ull);
+}
+
+TEST_F(overflow, context_switch_overflow_signals_si_pmc_ovf)
+{
+	struct vperfctr_control control;
+	int i;
+
+	memset(&control, 0, sizeof(control));
+	add_imode(&control, SW_EVENT(CONTEXT_SWITCHES), 0, -5);
+	control.si_signo = OVF_SIGNAL;
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	for (i = 0; i < 100 && !READ_ONCE(ovf_signals); i++)
+		usleep(1000);
+	ASSERT_EQ(1, READ_ONCE(ovf_signals));
+	ASSERT_EQ(SI_PMC_OVF, READ_ONCE(ovf_code));
+	ASSERT_EQ(1u << 0, READ_ONCE(ovf_mask));
+}
+
+/* Privilege: counting kernel mode ------------------------------------ */
+
+/* What unprivileged_control() asks for. */
+struct fault_mode {
+	__u32 event;
+	__u64 evntsel;
+	bool imode;
+};
+
+/*
+ * In a child: become unprivileged and count @arg's fault event with its
+ * evntsel; 0 if vperfctr_control() succeeded, else its errno.
+ */
+static int unprivileged_control(void *arg)
+{
+	const struct fault_mode *m = arg;
+	struct vperfctr_control control;
+	int fd;
+
+	if (become_unprivileged())
+		return CHILD_CHECK_FAILED;
+	fd = sys_vperfctr_open(0, 1);
+	if (fd < 0)
+		return CHILD_CHECK_FAILED;
+	start_tsc_control(&control);
+	if (m->imode) {
+		add_imode(&control, PERFCTR_MAP_SOFTWARE | m->event,
+			  m->evntsel, -(1ll << 40));
+		control.si_signo = OVF_SIGNAL;
+	} else {
+		add_amode(&control, PERFCTR_MAP_SOFTWARE | m->event,
+			  m->evntsel);
+	}
+	return sys_vperfctr_control(fd, &control) ? errno : 0;
+}
+
+FIXTURE(privilege)
+{
+};
+
+FIXTURE_VARIANT(privilege)
+{
+	__u32 event;
+};
+
+FIXTURE_VARIANT_ADD(privilege, page_faults)
+{
+	.event = PERFCTR_SW_PAGE_FAULTS,
+};
+
+FIXTURE_VARIANT_ADD(privilege, minor_faults)
+{
+	.event = PERFCTR_SW_MINOR_FAULTS,
+};
+
+FIXTURE_VARIANT_ADD(privilege, major_faults)
+{
+	.event = PERFCTR_SW_MAJOR_FAULTS,
+};
+
+FIXTURE_SETUP(privilege)
+{
+	const char *why = perfctr_missing();
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(privilege)
+{
+}
+
+TEST_F(privilege, unprivileged_os_counter_fails_with_eacces)
+{
+	struct fault_mode m = { variant->event, PERFCTR_SW_OS, false };
+
+	if (paranoid_lets_anyone_count_kernel())
+		SKIP(return, "perf_event_paranoid < 2 lets anyone count kernel mode");
+	ASSERT_EQ(EACCES, in_child(unprivileged_control, &m));
+}
+
+TEST_F(privilege, unprivileged_usr_and_os_counter_fails_with_eacces)
+{
+	struct fault_mode m = {
+		variant->event, PERFCTR_SW_USR | PERFCTR_SW_OS, false
+	};
+
+	if (paranoid_lets_anyone_count_kernel())
+		SKIP(return, "perf_event_paranoid < 2 lets anyone count kernel mode");
+	ASSERT_EQ(EACCES, in_child(unprivileged_control, &m));
+}
+
+TEST_F(privilege, unprivileged_imode_os_counter_fails_with_eacces)
+{
+	struct fault_mode m = { variant->event, PERFCTR_SW_OS, true };
+
+	if (paranoid_lets_anyone_count_kernel())
+		SKIP(return, "perf_event_paranoid < 2 lets anyone count kernel mode");
+	ASSERT_EQ(EACCES, in_child(unprivileged_control, &m));
+}
+
+TEST_F(privilege, unprivileged_usr_counter_succeeds)
+{
+	struct fault_mode m = { variant->event, PERFCTR_SW_USR, false };
+
+	ASSERT_EQ(0, in_child(unprivileged_control, &m));
+}
+
+TEST_F(privilege, root_os_counter_succeeds)
+{
+	struct vperfctr_control control;
+	int fd;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root");
+	fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(fd, 0);
+	start_tsc_control(&control);
+	add_amode(&control, PERFCTR_MAP_SOFTWARE | variant->event,
+		  PERFCTR_SW_USR | PERFCTR_SW_OS);
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+	close(fd);
+}
+
+/* In a child: become unprivileged and count every software event. */
+static int unprivileged_all_events(void *arg)
+{
+	struct vperfctr_control control;
+	__u32 event;
+	int fd;
+
+	if (become_unprivileged())
+		return CHILD_CHECK_FAILED;
+	fd = sys_vperfctr_open(0, 1);
+	if (fd < 0)
+		return CHILD_CHECK_FAILED;
+	start_tsc_control(&control);
+	for (event = PERFCTR_SW_TASK_CLOCK; event <= PERFCTR_SW_MAX; event++)
+		add_amode(&control, PERFCTR_MAP_SOFTWARE | event,
+			  event >= PERFCTR_SW_PAGE_FAULTS ? PERFCTR_SW_USR : 0);
+	return sys_vperfctr_control(fd, &control) ? errno : 0;
+}
+
+TEST_F(vperfctr, unprivileged_thread_may_count_every_software_event)
+{
+	ASSERT_EQ(0, in_child(unprivileged_all_events, NULL));
+}
+
+/* exec(): a setuid or setgid exec drops the counters ------------------ */
+
+/* The argument that makes this program the exec helper. */
+#define EXEC_HELPER_ARG	"--exec-helper"
+
+/* Exit statuses of the exec helper, and of exec_child() before the exec. */
+enum {
+	HELPER_HAS_STATE = 0,
+	HELPER_HAS_NO_STATE,
+	HELPER_OPEN_FAILED,
+	EXEC_CHILD_DROP_FAILED = 30,
+	EXEC_CHILD_OPEN_FAILED,
+	EXEC_CHILD_CONTROL_FAILED,
+	EXEC_CHILD_SEND_FAILED,
+	EXEC_CHILD_EXEC_FAILED,
+};
+
+/*
+ * The exec helper: whether the thread has counter state after the exec;
+ * with @wait, only once its stdin has closed.
+ */
+static int exec_helper(bool wait)
+{
+	char c;
+
+	while (wait && read(STDIN_FILENO, &c, 1) != 0 && errno == EINTR)
+		;
+	if (sys_vperfctr_open(0, 0) >= 0)
+		return HELPER_HAS_STATE;
+	return errno == ENOENT ? HELPER_HAS_NO_STATE : HELPER_OPEN_FAILED;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			err = -1;
+			break;
+		}
+	if (n < 0)
+		err = -1;
+	close(in);
+	if (close(out))
+		err = -1;
+	return err;
+}
+
+/* A copy of this program, in a directory of its own. */
+struct exec_copy {
+	char dir[64];
+	char path[96];
+};
+
+/* Copy this program to @c, owned by root, with @mode. */
+static int make_copy(struct exec_copy *c, mode_t mode)
+{
+	snprintf(c->dir, sizeof(c->dir), "/tmp/vperfctr-exec.XXXXXX");
+	if (!mkdtemp(c->dir)) {
+		c->dir[0] = '\0';
+		return -1;
+	}
+	snprintf(c->path, sizeof(c->path), "%s/helper", c->dir);
+	if (chmod(c->dir, 0755) || copy_file("/proc/self/exe", c->path) ||
+	    chown(c->path, 0, 0) || chmod(c->path, mode))
+		return -1;
+	return 0;
+}
+
+struct exec_run {
+	const char *path;
+	bool unprivileged;
+	int sk;		/* if not -1: touch pages, pass the fd over it */
+	int wait;	/* if not -1: the helper's stdin, it waits for EOF */
+};
+
+/*
+ * In a child: count (TSC and page faults), then exec the helper at
+ * @arg's path, as nobody if @arg says so.  The helper's exit status.
+ */
+static int exec_child(void *arg)
+{
+	const struct exec_run *run = arg;
+	int fd;
+
+	if (run->unprivileged && become_unprivileged())
+		return EXEC_CHILD_DROP_FAILED;
+	fd = sys_vperfctr_open(0, 1);
+	if (fd < 0)
+		return EXEC_CHILD_OPEN_FAILED;
+	if (start_faults(fd))
+		return EXEC_CHILD_CONTROL_FAILED;
+	if (run->sk >= 0 &&
+	    (touch_fresh_pages(FRESH_PAGES) || send_fd(run->sk, fd)))
+		return EXEC_CHILD_SEND_FAILED;
+	if (run->wait >= 0) {
+		if (dup2(run->wait, STDIN_FILENO) < 0)
+			return EXEC_CHILD_EXEC_FAILED;
+		execl(run->path, run->path, EXEC_HELPER_ARG, "wait",
+		      (char *)NULL);
+	} else {
+		execl(run->path, run->path, EXEC_HELPER_ARG, (char *)NULL);
+	}
+	return EXEC_CHILD_EXEC_FAILED;
+}
+
+/* Root makes a setuid-root copy in /tmp, which must not be nosuid. */
+FIXTURE(exec)
+{
+	struct exec_copy copy;
+};
+
+FIXTURE_SETUP(exec)
+{
+	struct statvfs st;
+	const char *why;
+
+	self->copy.dir[0] = '\0';
+	self->copy.path[0] = '\0';
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+	if (geteuid() != 0)
+		SKIP(return, "making a setuid-root program needs root");
+	ASSERT_EQ(0, statvfs("/tmp", &st));
+	if (st.f_flag & ST_NOSUID)
+		SKIP(return, "/tmp is mounted nosuid");
+}
+
+FIXTURE_TEARDOWN(exec)
+{
+	if (self->copy.path[0])
+		unlink(self->copy.path);
+	if (self->copy.dir[0])
+		rmdir(self->copy.dir);
+}
+
+TEST_F(exec, plain_exec_keeps_the_state)
+{
+	struct exec_run run = { self->copy.path, true, -1, -1 };
+
+	ASSERT_EQ(0, make_copy(&self->copy, 0755));
+	ASSERT_EQ(HELPER_HAS_STATE, in_child(exec_child, &run));
+}
+
+TEST_F(exec, setuid_root_exec_drops_the_state)
+{
+	struct exec_run run = { self->copy.path, true, -1, -1 };
+
+	ASSERT_EQ(0, make_copy(&self->copy, 04755));
+	ASSERT_EQ(HELPER_HAS_NO_STATE, in_child(exec_child, &run));
+}
+
+TEST_F(exec, setgid_root_exec_drops_the_state)
+{
+	struct exec_run run = { self->copy.path, true, -1, -1 };
+
+	ASSERT_EQ(0, make_copy(&self->copy, 02755));
+	ASSERT_EQ(HELPER_HAS_NO_STATE, in_child(exec_child, &run));
+}
+
+TEST_F(exec, setuid_root_exec_by_root_keeps_the_state)
+{
+	struct exec_run run = { self->copy.path, false, -1, -1 };
+
+	ASSERT_EQ(0, make_copy(&self->copy, 04755));
+	ASSERT_EQ(HELPER_HAS_STATE, in_child(exec_child, &run));
+}
+
+TEST_F(exec, setuid_root_exec_leaves_fd_holders_the_final_counts)
+{
+	const struct vperfctr_state *page;
+	struct perfctr_sum_ctrs sum;
+	struct exec_run run;
+	int sk[2], go[2], fd, ms;
 	pid_t pid;
 
-	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, make_copy(&self->copy, 04755));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sk));
+	ASSERT_EQ(0, pipe(go));
+	run = (struct exec_run){ self->copy.path, true, sk[1], go[0] };
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		int fd = sys_vperfctr_open(0, 0);
-
-		_exit(fd >= 0 ? CHILD_CALL_SUCCEEDED : errno);
+		close(sk[0]);
+		close(go[1]);
+		_exit(exec_child(&run));
 	}
-	ASSERT_EQ(ENOENT, reap(pid));
+	close(sk[1]);
+	close(go[0]);
+	fd = recv_fd(sk[0]);
+	ASSERT_GE(fd, 0) {
+		TH_LOG("no fd from the child, its exit status: %d", reap(pid));
+	}
+	page = map_state(fd);
+	ASSERT_NE(NULL, page);
+
+	/* The helper waits for go to close: it is alive, but exec'd. */
+	for (ms = 0; ms < 2000 && !page_flag(page, VPERFCTR_STATE_DETACHED); ms++)
+		sleep_ms(1);
+	ASSERT_TRUE(page_flag(page, VPERFCTR_STATE_DETACHED));
+	ASSERT_FALSE(page_flag(page, VPERFCTR_STATE_DEAD));
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL)) {
+		TH_LOG("vperfctr_read: %s", strerror(errno));
+	}
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+
+	close(go[1]);
+	ASSERT_EQ(HELPER_HAS_NO_STATE, reap(pid));
+	unmap_state(page);
+	close(fd);
+}
+
+/* fork() and pthread_create(): who inherits a state -------------------- */
+
+TEST_F(vperfctr, forked_child_of_counting_thread_has_a_state)
+{
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, in_child(has_state, NULL));
+}
+
+TEST_F(vperfctr, child_of_thread_with_stopped_counters_has_no_state)
+{
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(ENOENT, in_child(has_state, NULL));
+}
+
+TEST_F(vperfctr, child_of_thread_with_never_started_counters_has_no_state)
+{
+	ASSERT_EQ(ENOENT, in_child(has_state, NULL));
+}
+
+TEST_F(vperfctr, child_of_thread_with_unlinked_state_has_no_state)
+{
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_unlink(self->fd));
+	ASSERT_EQ(ENOENT, in_child(has_state, NULL));
+}
+
+TEST_F(vperfctr, thread_of_thread_with_stopped_counters_has_no_state)
+{
+	struct open_result r;
+	pthread_t thread;
+
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, open_own_state, &r));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(-1, r.fd);
+	ASSERT_EQ(ENOENT, r.err);
 }
 
 TEST_F(vperfctr, parent_keeps_counting_after_fork)
@@ -1317,6 +3215,369 @@ TEST_F(vperfctr, parent_keeps_counting_after_fork)
 	ASSERT_LT(before, after);
 }
 
+/*
+ * Inheritance and propagation: this thread counts the TSC and its
+ * user-mode page faults (counter 0); its children inherit that, and
+ * their sums come back into its children sums when they are reaped.
+ */
+FIXTURE(family)
+{
+	int fd;
+	struct vperfctr_control control;
+};
+
+FIXTURE_SETUP(family)
+{
+	const char *why;
+
+	self->fd = -1;
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+	self->fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(self->fd, 0);
+	fault_control(&self->control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(family)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Children's bodies: 0 when all went well and what they check holds. */
+
+static int touch_pages_child(void *arg)
+{
+	return touch_fresh_pages(FRESH_PAGES) ? CHILD_CHECK_FAILED : 0;
+}
+
+static int spin_child(void *arg)
+{
+	spin_ms(10);
+	return 0;
+}
+
+/* Fork a grandchild that touches fresh pages, and reap it. */
+static int grandchild_touches_pages(void *arg)
+{
+	return in_child(touch_pages_child, NULL);
+}
+
+/* The state has the control @arg points to. */
+static int has_control(void *arg)
+{
+	const struct vperfctr_control *want = arg;
+	struct vperfctr_control got;
+	int fd = sys_vperfctr_open(0, 0);
+
+	if (fd < 0 || sys_vperfctr_read(fd, NULL, &got, NULL))
+		return errno;
+	return memcmp(want, &got, sizeof(got)) ? CHILD_CHECK_FAILED : 0;
+}
+
+/* The TSC and counter 0 sums are below the parent's ones @arg points to. */
+static int has_sums_below(void *arg)
+{
+	const struct perfctr_sum_ctrs *parent = arg;
+	struct perfctr_sum_ctrs sum;
+	int fd = sys_vperfctr_open(0, 0);
+
+	if (fd < 0 || sys_vperfctr_read(fd, &sum, NULL, NULL))
+		return errno;
+	return sum.tsc < parent->tsc && sum.pmc[0] < parent->pmc[0] ?
+	       0 : CHILD_CHECK_FAILED;
+}
+
+static int has_zero_children_sums(void *arg)
+{
+	struct perfctr_sum_ctrs children;
+	int fd = sys_vperfctr_open(0, 0);
+
+	if (fd < 0 || sys_vperfctr_read(fd, NULL, NULL, &children))
+		return errno;
+	return all_zero(&children, sizeof(children)) ? 0 : CHILD_CHECK_FAILED;
+}
+
+static int counts_own_faults(void *arg)
+{
+	struct perfctr_sum_ctrs before, after;
+	int fd = sys_vperfctr_open(0, 0);
+
+	if (fd < 0 || sys_vperfctr_read(fd, &before, NULL, NULL) ||
+	    touch_fresh_pages(FRESH_PAGES) ||
+	    sys_vperfctr_read(fd, &after, NULL, NULL))
+		return errno;
+	return after.pmc[0] - before.pmc[0] >= FRESH_PAGES ?
+	       0 : CHILD_CHECK_FAILED;
+}
+
+/* Threads' bodies: NULL when all went well, else THREAD_FAILED. */
+static char thread_failed;
+#define THREAD_FAILED	((void *)&thread_failed)
+
+static void *touch_pages_thread(void *arg)
+{
+	return touch_fresh_pages(FRESH_PAGES) ? THREAD_FAILED : NULL;
+}
+
+static void *open_and_touch_pages_thread(void *arg)
+{
+	open_own_state(arg);
+	return touch_fresh_pages(FRESH_PAGES) ? THREAD_FAILED : NULL;
+}
+
+TEST_F(family, forked_child_inherits_a_state)
+{
+	ASSERT_EQ(0, in_child(has_state, NULL));
+}
+
+TEST_F(family, inherited_state_has_the_parents_control)
+{
+	ASSERT_EQ(0, in_child(has_control, &self->control));
+}
+
+TEST_F(family, inherited_state_does_not_start_with_the_parents_sums)
+{
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	spin_ms(20);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(0, in_child(has_sums_below, &sum));
+}
+
+TEST_F(family, inherited_state_has_zero_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+
+	ASSERT_EQ(0, in_child(touch_pages_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(0, in_child(has_zero_children_sums, NULL));
+}
+
+TEST_F(family, inherited_state_counts_the_childs_faults)
+{
+	ASSERT_EQ(0, in_child(counts_own_faults, NULL));
+}
+
+TEST_F(family, reaped_child_faults_go_to_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+
+	ASSERT_EQ(0, in_child(touch_pages_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, reaped_child_faults_do_not_go_to_own_sums)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, in_child(touch_pages_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_LT(after.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, reaped_child_tsc_goes_to_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+
+	ASSERT_EQ(0, in_child(spin_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_NE(0ull, children.tsc);
+}
+
+TEST_F(family, child_killed_by_signal_still_goes_to_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (!touch_fresh_pages(FRESH_PAGES))
+			raise(SIGKILL);
+		_exit(1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, grandchild_reaped_by_child_goes_to_root_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+
+	ASSERT_EQ(0, in_child(grandchild_touches_pages, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, grandchild_reaped_after_its_parent_goes_to_root_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+	int go[2], report[2];
+	pid_t child, grandchild;
+	char c;
+
+	/* The orphaned grandchild becomes ours to reap. */
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(report));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		close(go[1]);
+		grandchild = fork();
+		if (grandchild == 0) {
+			/* Touch the pages once the child has been reaped. */
+			close(report[1]);
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(touch_fresh_pages(FRESH_PAGES) ? 1 : 0);
+		}
+		/* Exit without waiting for it. */
+		_exit(write(report[1], &grandchild, sizeof(grandchild)) ==
+		      sizeof(grandchild) && grandchild > 0 ? 0 : 1);
+	}
+	close(go[0]);
+	close(report[1]);
+	ASSERT_EQ(0, reap(child));
+	ASSERT_EQ((ssize_t)sizeof(grandchild),
+		  read(report[0], &grandchild, sizeof(grandchild)));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_LT(children.pmc[0], FRESH_PAGES);
+
+	close(go[1]);
+	ASSERT_EQ(0, reap(grandchild));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, child_reaped_after_parents_control_changed_adds_nothing)
+{
+	struct perfctr_sum_ctrs children;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(touch_pages_child(NULL));
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control));
+	ASSERT_EQ(0, reap(pid));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_TRUE(all_zero(&children, sizeof(children)));
+}
+
+TEST_F(family, child_reaped_after_parents_unlink_adds_nothing)
+{
+	struct perfctr_sum_ctrs children;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(touch_pages_child(NULL));
+	ASSERT_EQ(0, sys_vperfctr_unlink(self->fd));
+	ASSERT_EQ(0, reap(pid));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_TRUE(all_zero(&children, sizeof(children)));
+}
+
+TEST_F(family, control_resets_children_sums)
+{
+	struct perfctr_sum_ctrs children;
+
+	ASSERT_EQ(0, in_child(touch_pages_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &self->control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_TRUE(all_zero(&children, sizeof(children)));
+}
+
+TEST_F(family, thread_inherits_a_state)
+{
+	struct open_result r;
+	pthread_t thread;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, open_own_state, &r));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_GE(r.fd, 0) {
+		TH_LOG("vperfctr_open(0, 0) in the thread: %s",
+		       strerror(r.err));
+	}
+	close(r.fd);
+}
+
+TEST_F(family, joined_thread_faults_go_to_children_sums)
+{
+	struct perfctr_sum_ctrs sum, children;
+	pthread_t thread;
+	void *failed;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, touch_pages_thread, NULL));
+	ASSERT_EQ(0, pthread_join(thread, &failed));
+	ASSERT_EQ(NULL, failed);
+	ASSERT_EQ(0, await_children_sum(self->fd, 0, FRESH_PAGES, &sum,
+					&children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, joined_thread_faults_do_not_go_to_own_sums)
+{
+	struct perfctr_sum_ctrs before, sum, children;
+	pthread_t thread;
+	void *failed;
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, touch_pages_thread, NULL));
+	ASSERT_EQ(0, pthread_join(thread, &failed));
+	ASSERT_EQ(NULL, failed);
+	ASSERT_EQ(0, await_children_sum(self->fd, 0, FRESH_PAGES, &sum,
+					&children));
+	ASSERT_LT(sum.pmc[0] - before.pmc[0], FRESH_PAGES);
+}
+
+TEST_F(family, joined_thread_state_is_readable_through_its_fd)
+{
+	const struct vperfctr_state *page;
+	struct perfctr_sum_ctrs sum;
+	struct open_result r;
+	pthread_t thread;
+	void *failed;
+	int ms;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL,
+				    open_and_touch_pages_thread, &r));
+	ASSERT_EQ(0, pthread_join(thread, &failed));
+	ASSERT_EQ(NULL, failed);
+	ASSERT_GE(r.fd, 0);
+	page = map_state(r.fd);
+	ASSERT_NE(NULL, page);
+	/* Released a little after pthread_join() returned. */
+	for (ms = 0; ms < 1000 && !page_flag(page, VPERFCTR_STATE_DETACHED); ms++)
+		sleep_ms(1);
+	ASSERT_TRUE(page_flag(page, VPERFCTR_STATE_DEAD));
+	ASSERT_TRUE(page_flag(page, VPERFCTR_STATE_DETACHED));
+	ASSERT_EQ(0, sys_vperfctr_read(r.fd, &sum, NULL, NULL)) {
+		TH_LOG("vperfctr_read: %s", strerror(errno));
+	}
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	unmap_state(page);
+	close(r.fd);
+}
+
 /* exit(): a child's state seen through the fd it passed to its parent. */
 
 FIXTURE(exited_child)
@@ -1331,6 +3592,7 @@ enum {
 	EXITED_CHILD_OPEN_FAILED = 10,
 	EXITED_CHILD_CONTROL_FAILED,
 	EXITED_CHILD_SEND_FAILED,
+	EXITED_CHILD_TOUCH_FAILED,
 };
 
 static int exited_child_main(int sk)
@@ -1340,10 +3602,12 @@ static int exited_child_main(int sk)
 	fd = sys_vperfctr_open(0, 1);
 	if (fd < 0)
 		return EXITED_CHILD_OPEN_FAILED;
-	if (start_tsc(fd))
+	if (start_faults(fd))
 		return EXITED_CHILD_CONTROL_FAILED;
 	if (send_fd(sk, fd))
 		return EXITED_CHILD_SEND_FAILED;
+	if (touch_fresh_pages(FRESH_PAGES))
+		return EXITED_CHILD_TOUCH_FAILED;
 	spin_ms(20);
 	return 0;
 }
@@ -1432,6 +3696,37 @@ TEST_F(exited_child, read_after_reap_returns_final_sum)
 	ASSERT_EQ(first.tsc, READ_ONCE(self->page->cpu_state.tsc_sum));
 }
 
+TEST_F(exited_child, read_after_reap_returns_final_fault_count)
+{
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, reap_child(&self->pid));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(sum.pmc[0], READ_ONCE(self->page->cpu_state.pmc[0].sum));
+}
+
+TEST_F(exited_child, fdinfo_state_is_dead_while_zombie)
+{
+	siginfo_t info;
+	char text[64];
+
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, waitid(P_PID, self->pid, &info, WEXITED | WNOWAIT));
+	ASSERT_STREQ("dead",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+}
+
+TEST_F(exited_child, fdinfo_state_is_detached_after_reap)
+{
+	char text[64];
+
+	ASSERT_EQ(0, reap_child(&self->pid));
+	ASSERT_STREQ("detached",
+		     fdinfo_text(self->fd, "vperfctr-state", text, sizeof(text)));
+	ASSERT_EQ(0, fdinfo_value(self->fd, "vperfctr-owner"));
+}
+
 TEST_F(exited_child, control_after_reap_fails_with_esrch)
 {
 	ASSERT_EQ(0, reap_child(&self->pid));
@@ -1447,7 +3742,8 @@ TEST_F(exited_child, unlink_after_reap_succeeds)
 
 /*
  * Remote access: a child stopped under ptrace by this process.  The
- * child blocks on a pipe; once released it spins for 20 ms and exits.
+ * child blocks on a pipe; once released it touches FRESH_PAGES fresh
+ * pages, spins for 20 ms and exits.
  */
 
 FIXTURE(stopped_child)
@@ -1474,7 +3770,7 @@ FIXTURE_SETUP(stopped_child)
 	if (self->pid == 0) {
 		close(go[1]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (read(go[0], &c, 1) != 1)
+		if (read(go[0], &c, 1) != 1 || touch_fresh_pages(FRESH_PAGES))
 			_exit(1);
 		spin_ms(20);
 		_exit(0);
@@ -1569,4 +3865,459 @@ TEST_F(stopped_child, control_after_ptrace_detach_fails_with_eperm)
 	close(fd);
 }
 
-TEST_HARNESS_MAIN
+TEST_F(stopped_child, read_succeeds)
+{
+	struct perfctr_sum_ctrs sum, children;
+	struct vperfctr_control control;
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, start_faults(fd));
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, &control, &children)) {
+		TH_LOG("vperfctr_read: %s", strerror(errno));
+	}
+	close(fd);
+}
+
+TEST_F(stopped_child, unlink_succeeds)
+{
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, start_faults(fd));
+	ASSERT_EQ(0, sys_vperfctr_unlink(fd)) {
+		TH_LOG("vperfctr_unlink: %s", strerror(errno));
+	}
+	close(fd);
+}
+
+TEST_F(stopped_child, unlink_leaves_child_without_state)
+{
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, sys_vperfctr_unlink(fd));
+	ASSERT_EQ(-1, sys_vperfctr_open(self->pid, 0));
+	ASSERT_EQ(ENOENT, errno);
+	close(fd);
+}
+
+TEST_F(stopped_child, iresume_without_overflow_fails_with_einval)
+{
+	struct vperfctr_control control;
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	overflow_control(&control, 1000000);
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &control));
+	ASSERT_EQ(-1, sys_vperfctr_iresume(fd));
+	ASSERT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+TEST_F(stopped_child, fdinfo_names_the_child_as_owner)
+{
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(self->pid, fdinfo_value(fd, "vperfctr-owner"));
+	close(fd);
+}
+
+TEST_F(stopped_child, control_does_not_count_while_child_is_stopped)
+{
+	struct perfctr_sum_ctrs sum;
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, start_faults(fd));
+	sleep_ms(10);
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
+	ASSERT_TRUE(all_zero(&sum, sizeof(sum)));
+	close(fd);
+}
+
+TEST_F(stopped_child, control_counts_once_ptrace_cont_lets_child_run)
+{
+	struct perfctr_sum_ctrs sum;
+	int fd = sys_vperfctr_open(self->pid, 1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, start_faults(fd));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, 0, 0));
+	ASSERT_EQ(1, write(self->go, "g", 1));
+	ASSERT_EQ(0, reap_child(&self->pid));
+
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
+	ASSERT_NE(0ull, sum.tsc);
+	ASSERT_GE(sum.pmc[0], FRESH_PAGES);
+	close(fd);
+}
+
+/*
+ * Remote calls on a child whose own counters are in overflow (so that
+ * vperfctr_iresume() is valid too), and which is held in one of four ways.
+ */
+
+enum hold {
+	UNTRACED,
+	TRACED_RUNNING,		/* PTRACE_SEIZEd by us, not stopped */
+	STOPPED_BY_OTHER,	/* ptrace-stopped by another process */
+	STOPPED_BY_CALLER,	/* ptrace-stopped by us */
+};
+
+struct target {
+	pid_t pid;	/* the child, once started */
+	pid_t tracer;	/* the other process, which forked the child */
+	int fd;		/* the child's state */
+	int go;		/* closing it ends the child */
+	const struct vperfctr_state *page;
+};
+
+/* Exit statuses of target_main(): which step failed. */
+enum {
+	TARGET_SIGNAL_FAILED = 20,
+	TARGET_OPEN_FAILED,
+	TARGET_CONTROL_FAILED,
+	TARGET_NO_OVERFLOW,
+	TARGET_SEND_FAILED,
+};
+
+/*
+ * The child: overflows its own counters, passes its fd to the test over
+ * @sk, says so on @ready unless it is -1, and waits for @go to close.
+ */
+static int target_main(int sk, int ready, int go)
+{
+	struct vperfctr_control control;
+	char c;
+	int fd;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (catch_overflow_signal())
+		return TARGET_SIGNAL_FAILED;
+	fd = sys_vperfctr_open(0, 1);
+	if (fd < 0)
+		return TARGET_OPEN_FAILED;
+	overflow_control(&control, OVF_FAULTS);
+	if (sys_vperfctr_control(fd, &control))
+		return TARGET_CONTROL_FAILED;
+	if (overflow_now() || READ_ONCE(ovf_signals) != 1)
+		return TARGET_NO_OVERFLOW;
+	if (send_fd(sk, fd) || (ready >= 0 && write(ready, "r", 1) != 1))
+		return TARGET_SEND_FAILED;
+	while (read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+/*
+ * The other process: forks the child, stops it under ptrace once it is
+ * ready, reports its pid (or -1) on @report, and holds it stopped until
+ * @go closes.
+ */
+static int tracer_main(int sk, int go, int report)
+{
+	pid_t pid, stopped = -1;
+	int ready[2], status;
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pipe(ready))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		close(ready[0]);
+		_exit(target_main(sk, ready[1], go));
+	}
+	close(ready[1]);
+	close(sk);
+	if (read(ready[0], &c, 1) == 1 &&
+	    !ptrace(PTRACE_SEIZE, pid, 0, 0) &&
+	    !ptrace(PTRACE_INTERRUPT, pid, 0, 0) &&
+	    waitpid(pid, &status, 0) == pid && WIFSTOPPED(status))
+		stopped = pid;
+	if (write(report, &stopped, sizeof(stopped)) != sizeof(stopped))
+		stopped = -1;
+	if (stopped > 0)
+		while (read(go, &c, 1) < 0 && errno == EINTR)
+			;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return stopped > 0 ? 0 : 1;
+}
+
+/* Start the target held as @hold: 0, or -1, or its exit status. */
+static int start_target(struct target *t, enum hold hold)
+{
+	int sk[2], go[2], report[2], status;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sk) || pipe(go) ||
+	    pipe(report))
+		return -1;
+	t->go = go[1];
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(sk[0]);
+		close(go[1]);
+		close(report[0]);
+		if (hold == STOPPED_BY_OTHER)
+			_exit(tracer_main(sk[1], go[0], report[1]));
+		_exit(target_main(sk[1], -1, go[0]));
+	}
+	if (hold == STOPPED_BY_OTHER)
+		t->tracer = pid;
+	else
+		t->pid = pid;
+	close(sk[1]);
+	close(go[0]);
+	close(report[1]);
+
+	t->fd = recv_fd(sk[0]);
+	close(sk[0]);
+	if (t->fd < 0) {
+		close(report[0]);
+		if (t->pid > 0)
+			return reap_child(&t->pid);
+		return reap_child(&t->tracer);
+	}
+	t->page = map_state(t->fd);
+	if (!t->page)
+		return -1;
+
+	switch (hold) {
+	case UNTRACED:
+		break;
+	case TRACED_RUNNING:
+		if (ptrace(PTRACE_SEIZE, t->pid, 0, 0))
+			return -1;
+		break;
+	case STOPPED_BY_OTHER:
+		if (read(report[0], &pid, sizeof(pid)) != sizeof(pid) ||
+		    pid <= 0)
+			return -1;
+		t->pid = pid;
+		break;
+	case STOPPED_BY_CALLER:
+		if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) ||
+		    ptrace(PTRACE_INTERRUPT, t->pid, 0, 0) ||
+		    waitpid(t->pid, &status, 0) != t->pid ||
+		    !WIFSTOPPED(status))
+			return -1;
+		break;
+	}
+	close(report[0]);
+	return 0;
+}
+
+static void init_target(struct target *t)
+{
+	t->pid = 0;
+	t->tracer = 0;
+	t->fd = -1;
+	t->go = -1;
+	t->page = NULL;
+}
+
+static void end_target(struct target *t)
+{
+	unmap_state(t->page);
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->go >= 0)
+		close(t->go);
+	if (t->tracer > 0) {
+		/* Once go is closed, it ends the child and exits. */
+		waitpid(t->tracer, NULL, 0);
+	} else if (t->pid > 0) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, NULL, 0);
+	}
+}
+
+static int remote_open(int fd, pid_t pid)
+{
+	int fd2 = sys_vperfctr_open(pid, 0);
+
+	if (fd2 < 0)
+		return -1;
+	close(fd2);
+	return 0;
+}
+
+static int remote_control(int fd, pid_t pid)
+{
+	struct vperfctr_control control;
+
+	overflow_control(&control, OVF_FAULTS);
+	return sys_vperfctr_control(fd, &control);
+}
+
+static int remote_unlink(int fd, pid_t pid)
+{
+	return sys_vperfctr_unlink(fd);
+}
+
+static int remote_read(int fd, pid_t pid)
+{
+	struct perfctr_sum_ctrs sum;
+
+	return sys_vperfctr_read(fd, &sum, NULL, NULL);
+}
+
+static int remote_iresume(int fd, pid_t pid)
+{
+	return sys_vperfctr_iresume(fd);
+}
+
+FIXTURE(remote_call)
+{
+	struct target target;
+};
+
+FIXTURE_VARIANT(remote_call)
+{
+	int (*call)(int fd, pid_t pid);
+};
+
+FIXTURE_VARIANT_ADD(remote_call, open)
+{
+	.call = remote_open,
+};
+
+FIXTURE_VARIANT_ADD(remote_call, control)
+{
+	.call = remote_control,
+};
+
+FIXTURE_VARIANT_ADD(remote_call, unlink)
+{
+	.call = remote_unlink,
+};
+
+FIXTURE_VARIANT_ADD(remote_call, read)
+{
+	.call = remote_read,
+};
+
+FIXTURE_VARIANT_ADD(remote_call, iresume)
+{
+	.call = remote_iresume,
+};
+
+FIXTURE_SETUP(remote_call)
+{
+	const char *why;
+
+	init_target(&self->target);
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(remote_call)
+{
+	end_target(&self->target);
+}
+
+TEST_F(remote_call, on_untraced_child_fails_with_eperm)
+{
+	struct target *t = &self->target;
+
+	ASSERT_EQ(0, start_target(t, UNTRACED));
+	ASSERT_EQ(-1, variant->call(t->fd, t->pid));
+	ASSERT_EQ(EPERM, errno);
+}
+
+TEST_F(remote_call, on_traced_running_child_fails_with_eperm)
+{
+	struct target *t = &self->target;
+
+	ASSERT_EQ(0, start_target(t, TRACED_RUNNING));
+	ASSERT_EQ(-1, variant->call(t->fd, t->pid));
+	ASSERT_EQ(EPERM, errno);
+}
+
+TEST_F(remote_call, on_child_stopped_by_another_tracer_fails_with_eperm)
+{
+	struct target *t = &self->target;
+
+	ASSERT_EQ(0, start_target(t, STOPPED_BY_OTHER));
+	ASSERT_EQ(-1, variant->call(t->fd, t->pid));
+	ASSERT_EQ(EPERM, errno);
+}
+
+TEST_F(remote_call, on_child_stopped_by_caller_succeeds)
+{
+	struct target *t = &self->target;
+
+	ASSERT_EQ(0, start_target(t, STOPPED_BY_CALLER));
+	ASSERT_EQ(0, variant->call(t->fd, t->pid)) {
+		TH_LOG("%s", strerror(errno));
+	}
+}
+
+/* A child in overflow, ptrace-stopped by this process. */
+FIXTURE(overflowed_child)
+{
+	struct target target;
+};
+
+FIXTURE_SETUP(overflowed_child)
+{
+	const char *why;
+
+	init_target(&self->target);
+	why = perfctr_missing();
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, start_target(&self->target, STOPPED_BY_CALLER));
+}
+
+FIXTURE_TEARDOWN(overflowed_child)
+{
+	end_target(&self->target);
+}
+
+TEST_F(overflowed_child, page_shows_overflow)
+{
+	ASSERT_TRUE(page_flag(self->target.page, VPERFCTR_STATE_OVERFLOW));
+}
+
+TEST_F(overflowed_child, read_returns_faults_up_to_the_overflow)
+{
+	struct perfctr_sum_ctrs sum;
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->target.fd, &sum, NULL, NULL));
+	ASSERT_GE(sum.pmc[0], OVF_FAULTS);
+}
+
+TEST_F(overflowed_child, iresume_clears_overflow_flag)
+{
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->target.fd));
+	ASSERT_FALSE(page_flag(self->target.page, VPERFCTR_STATE_OVERFLOW));
+}
+
+TEST_F(overflowed_child, iresume_twice_fails_with_einval)
+{
+	ASSERT_EQ(0, sys_vperfctr_iresume(self->target.fd));
+	ASSERT_EQ(-1, sys_vperfctr_iresume(self->target.fd));
+	ASSERT_EQ(EINVAL, errno);
+}
+
+/*
+ * The exec tests run a copy of this program as "vperfctr_test
+ * --exec-helper [wait]": it then only reports whether it has counter
+ * state.
+ */
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], EXEC_HELPER_ARG))
+		return exec_helper(argc > 2);
+	return test_harness_run(argc, argv);
+}
