@@ -4310,6 +4310,114 @@ TEST_F(overflowed_child, iresume_twice_fails_with_einval)
 	ASSERT_EQ(EINVAL, errno);
 }
 
+/* perfctr_info in sysfs ----------------------------------------------- */
+
+#define PERFCTR_SYSFS	"/sys/kernel/perfctr/"
+
+/* The first line of /sys/kernel/perfctr/@name, or "" if unreadable. */
+static const char *sysfs_text(const char *name, char *buf, size_t size)
+{
+	char path[128];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), PERFCTR_SYSFS "%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return buf;
+	if (!fgets(buf, size, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static long sysfs_value(const char *name)
+{
+	char buf[64];
+
+	return strtol(sysfs_text(name, buf, sizeof(buf)), NULL, 0);
+}
+
+/* Whether /proc/cpuinfo lists @flag for the first CPU. */
+static bool cpu_has_flag(const char *flag)
+{
+	static const char blanks[] = { ' ', '\t', '\n', '\0' };
+	char line[4096], *p;
+	bool found = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		for (p = strtok(strchr(line, ':') + 1, blanks); p;
+		     p = strtok(NULL, blanks))
+			if (!strcmp(p, flag))
+				found = true;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+TEST(sysfs_info_has_every_field)
+{
+	static const char * const names[] = {
+		"abi_version", "driver_version", "driver", "cpu_type",
+		"cpu_features", "cpu_khz", "tsc_to_cpu_mult", "nrctrs",
+		"ctr_width", "nrfixed", "fixed_width",
+	};
+	char buf[64], path[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), PERFCTR_SYSFS "%s", names[i]);
+		EXPECT_STRNE("", sysfs_text(names[i], buf, sizeof(buf))) {
+			TH_LOG("%s is missing or empty", path);
+		}
+	}
+}
+
+TEST(sysfs_info_abi_version_matches_header)
+{
+	ASSERT_EQ(PERFCTR_ABI_VERSION, sysfs_value("abi_version"));
+}
+
+TEST(sysfs_info_says_user_space_may_read_the_tsc)
+{
+	ASSERT_TRUE(sysfs_value("cpu_features") & PERFCTR_FEATURE_RDTSC);
+	ASSERT_LT(0, sysfs_value("cpu_khz"));
+	ASSERT_LE(1, sysfs_value("tsc_to_cpu_mult"));
+}
+
+TEST(sysfs_info_is_read_only)
+{
+	int fd = open(PERFCTR_SYSFS "nrctrs", O_WRONLY);
+
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(-1, fd);
+	ASSERT_EQ(EACCES, errno);
+}
+
+TEST(cpu_without_pmu_gets_the_tsc_only_driver)
+{
+	char buf[64];
+
+	if (cpu_has_flag("arch_perfmon") || cpu_has_flag("perfctr_core"))
+		SKIP(return, "this CPU announces a PMU");
+	ASSERT_EQ(PERFCTR_X86_GENERIC, sysfs_value("cpu_type"));
+	ASSERT_STREQ("x86 TSC", sysfs_text("driver", buf, sizeof(buf)));
+	ASSERT_EQ(0, sysfs_value("nrctrs"));
+	ASSERT_EQ(0, sysfs_value("ctr_width"));
+	ASSERT_EQ(0, sysfs_value("nrfixed"));
+	ASSERT_EQ(0, sysfs_value("fixed_width"));
+	ASSERT_FALSE(sysfs_value("cpu_features") & PERFCTR_FEATURE_RDPMC);
+	ASSERT_FALSE(sysfs_value("cpu_features") & PERFCTR_FEATURE_PCINT);
+}
+
 /*
  * The exec tests run a copy of this program as "vperfctr_test
  * --exec-helper [wait]": it then only reports whether it has counter

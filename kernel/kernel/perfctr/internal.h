@@ -100,6 +100,10 @@ void vperfctr_get_sums(const struct vperfctr *perfctr,
 unsigned int vperfctr_sample_interval(u32 width, u32 khz);
 u64 vperfctr_tsc_to_ns(u64 delta);
 
+/* info.c */
+#define PERFCTR_DRIVER_VERSION	"6.0"
+void perfctr_get_info(struct perfctr_info *info);
+
 /* inherit.c */
 void vperfctr_new_generation(struct vperfctr *perfctr, bool reset_children);
 struct vperfctr *vperfctr_inherit(struct vperfctr *parent);

@@ -47,6 +47,8 @@
 
 /* perfctr_info.cpu_type */
 #define PERFCTR_X86_GENERIC	0	/* TSC only, no usable PMU */
+#define PERFCTR_X86_INTEL_ARCH	1	/* Intel architectural perfmon */
+#define PERFCTR_X86_AMD		2	/* AMD legacy, core or PerfMonV2 */
 
 /* Description of the counters this machine has. */
 struct perfctr_info {
@@ -62,6 +64,13 @@ struct perfctr_info {
 	__u32 _reserved0;
 	char driver_version[32];
 };
+
+/*
+ * x86: pmc_map[] names a counter the way the rdpmc instruction does:
+ * general-purpose counter i as i, Intel fixed-function counter j as
+ * PERFCTR_MAP_X86_FIXED | j.
+ */
+#define PERFCTR_MAP_X86_FIXED		0x40000000u
 
 /*
  * Software counters.  A counter whose pmc_map[] entry has

@@ -20,6 +20,17 @@
  * @features:	PERFCTR_FEATURE_* flags
  * @cpu_khz:	core clock, the fastest rate at which cycles are counted
  * @tsc_khz:	rate of the time-stamp counter
+ * @version:	Intel architectural perfmon version; 2 for AMD PerfMonV2
+ * @fixed_mask:	bit i set: fixed counter i exists
+ * @events_unavailable: Intel: bit i set: architectural event i cannot be
+ *		counted (CPUID.0AH:EBX, extended to the vector's length)
+ * @global_ctrl: counters are enabled through a global control register
+ * @full_width_write: Intel: counters are written in full through
+ *		IA32_A_PMCx
+ * @amd_core:	AMD: the six core counters at 0xC0010200, not the legacy
+ *		four
+ * @hybrid_core_type: Intel hybrid: CPUID.1AH core type of the CPU that was
+ *		detected (0x20 Atom, 0x40 Core), 0 if not hybrid
  *
  * Filled in once at boot and never changed afterwards.
  */
@@ -33,6 +44,13 @@ struct perfctr_cpu_desc {
 	u32		features;
 	u32		cpu_khz;
 	u32		tsc_khz;
+	u32		version;
+	u32		fixed_mask;
+	u32		events_unavailable;
+	bool		global_ctrl;
+	bool		full_width_write;
+	bool		amd_core;
+	u8		hybrid_core_type;
 };
 
 extern struct perfctr_cpu_desc perfctr_cpu_desc;

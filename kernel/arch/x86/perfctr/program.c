@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Programming the x86 counters: event selector validation, and the MSR
+ * writes that start and stop a thread's counters.
+ *
+ * A counter is named in pmc_map[] the way rdpmc names it: general-purpose
+ * counter i as i, Intel fixed counter j as PERFCTR_MAP_X86_FIXED | j.  A
+ * general-purpose counter's evntsel[] is the hardware event selector
+ * without the enable and interrupt bits, which the driver owns.  A fixed
+ * counter's evntsel[] uses the same USR, OS and AnyThread bits, which the
+ * driver moves into its field of IA32_FIXED_CTR_CTRL.
+ *
+ * Every MSR address is computed from a base and an index (SDM vol. 3B
+ * "Performance Monitoring", APM vol. 2 "Performance Monitor Counters").
+ */
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <kunit/static_stub.h>
+#include <asm/msr.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+#include <asm/perfctr.h>
+
+#include "perfctr.h"
+
+/* What user space may set in a general-purpose event selector. */
+#define PERFCTR_INTEL_EVNTSEL_USER					\
+	(ARCH_PERFMON_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |	\
+	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
+	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_ANY |		\
+	 ARCH_PERFMON_EVENTSEL_INV | ARCH_PERFMON_EVENTSEL_CMASK)
+#define PERFCTR_AMD_EVNTSEL_USER					\
+	(AMD64_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |		\
+	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
+	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_INV |	\
+	 ARCH_PERFMON_EVENTSEL_CMASK | AMD64_EVENTSEL_GUESTONLY |	\
+	 AMD64_EVENTSEL_HOSTONLY)
+/* ... and in a fixed counter's. */
+#define PERFCTR_FIXED_EVNTSEL_USER					\
+	(ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
+	 ARCH_PERFMON_EVENTSEL_ANY)
+/* Selectors that count kernel mode, or another thread's events. */
+#define PERFCTR_EVNTSEL_PRIVILEGED					\
+	(ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_ANY)
+
+/**
+ * perfctr_cpu_rdmsr - read a counter MSR
+ * @msr: its address
+ *
+ * Return: its value.
+ */
+u64 perfctr_cpu_rdmsr(u32 msr)
+{
+	u64 value;
+
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_rdmsr, msr);
+	rdmsrl(msr, value);
+	return value;
+}
+
+/**
+ * perfctr_cpu_wrmsr - write a counter MSR
+ * @msr: its address
+ * @value: what to write
+ */
+void perfctr_cpu_wrmsr(u32 msr, u64 value)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_wrmsr, msr, value);
+	wrmsrl(msr, value);
+}
+
+/**
+ * perfctr_cpu_active_desc - the description the counters are programmed from
+ *
+ * Return: the description in use; in the KUnit tests, that of the
+ * processor being imitated.
+ */
+const struct perfctr_cpu_desc *perfctr_cpu_active_desc(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_active_desc);
+	return &perfctr_cpu_desc;
+}
+
+static bool perfctr_is_amd(const struct perfctr_cpu_desc *desc)
+{
+	return desc->cpu_type == PERFCTR_X86_AMD;
+}
+
+static bool perfctr_map_is_fixed(u32 map)
+{
+	return map & PERFCTR_MAP_X86_FIXED;
+}
+
+static u32 perfctr_fixed_index(u32 map)
+{
+	return map & ~PERFCTR_MAP_X86_FIXED;
+}
+
+/* The event selector MSR of general-purpose counter @i. */
+static u32 perfctr_evntsel_msr(const struct perfctr_cpu_desc *desc, u32 i)
+{
+	if (!perfctr_is_amd(desc))
+		return MSR_ARCH_PERFMON_EVENTSEL0 + i;
+	if (desc->amd_core)
+		return MSR_F15H_PERF_CTL + 2 * i;
+	return MSR_K7_EVNTSEL0 + i;
+}
+
+/*
+ * The MSR of counter @map.  Intel writes go through IA32_A_PMCx when the
+ * CPU has full-width writes; IA32_PMCx takes only 32 bits, sign-extended.
+ */
+static u32 perfctr_counter_msr(const struct perfctr_cpu_desc *desc, u32 map)
+{
+	if (perfctr_map_is_fixed(map))
+		return MSR_CORE_PERF_FIXED_CTR0 + perfctr_fixed_index(map);
+	if (!perfctr_is_amd(desc))
+		return (desc->full_width_write ? MSR_IA32_PMC0 :
+			MSR_ARCH_PERFMON_PERFCTR0) + map;
+	if (desc->amd_core)
+		return MSR_F15H_PERF_CTR + 2 * map;
+	return MSR_K7_PERFCTR0 + map;
+}
+
+/* The bit of counter @map in the global control and status registers. */
+static u64 perfctr_global_bit(u32 map)
+{
+	if (perfctr_map_is_fixed(map))
+		return BIT_ULL(INTEL_PMC_IDX_FIXED + perfctr_fixed_index(map));
+	return BIT_ULL(map);
+}
+
+/* Counter @map's 4-bit field of IA32_FIXED_CTR_CTRL, from its evntsel. */
+static u64 perfctr_fixed_ctrl(u32 map, u64 evntsel, bool imode)
+{
+	u64 bits = 0;
+
+	if (evntsel & ARCH_PERFMON_EVENTSEL_OS)
+		bits |= INTEL_FIXED_0_KERNEL;
+	if (evntsel & ARCH_PERFMON_EVENTSEL_USR)
+		bits |= INTEL_FIXED_0_USER;
+	if (evntsel & ARCH_PERFMON_EVENTSEL_ANY)
+		bits |= INTEL_FIXED_0_ANYTHREAD;
+	if (imode)
+		bits |= INTEL_FIXED_0_ENABLE_PMI;
+	return intel_fixed_bits_by_idx(perfctr_fixed_index(map), bits);
+}
+
+static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
+				 const struct perfctr_cpu_control *control,
+				 unsigned int i, bool allow_kernel)
+{
+	u32 map = control->pmc_map[i];
+	u64 evntsel = control->evntsel[i];
+	u64 allowed, width;
+
+	if (perfctr_map_is_fixed(map)) {
+		if (perfctr_is_amd(desc) || perfctr_fixed_index(map) >= 32 ||
+		    !(desc->fixed_mask & BIT(perfctr_fixed_index(map))))
+			return -EINVAL;
+		allowed = PERFCTR_FIXED_EVNTSEL_USER;
+		width = desc->fixed_width;
+	} else {
+		if (map >= desc->nrctrs)
+			return -EINVAL;
+		allowed = perfctr_is_amd(desc) ? PERFCTR_AMD_EVNTSEL_USER :
+						 PERFCTR_INTEL_EVNTSEL_USER;
+		width = desc->ctr_width;
+	}
+	/*
+	 * AnyThread exists from perfmon version 3 (SDM 19.2.3) and is gone
+	 * again from version 5; AMD has no such bit.
+	 */
+	if (desc->version < 3 || desc->version >= 5 || perfctr_is_amd(desc))
+		allowed &= ~ARCH_PERFMON_EVENTSEL_ANY;
+	if (evntsel & ~allowed)
+		return -EINVAL;
+	/* Neither USR nor OS: AMD would count both, Intel nothing. */
+	if (!(evntsel & (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS)))
+		return -EINVAL;
+	if (i >= control->nractrs) {
+		s64 ireset = control->ireset[i];
+
+		if (ireset >= 0 || (width < 64 && -ireset >= BIT_ULL(width)))
+			return -EINVAL;
+		if (!perfctr_map_is_fixed(map) && !perfctr_is_amd(desc) &&
+		    !desc->full_width_write && ireset < S32_MIN)
+			return -EINVAL;
+	}
+	if ((evntsel & PERFCTR_EVNTSEL_PRIVILEGED) && !allow_kernel)
+		return -EACCES;
+	return 0;
+}
+
+/**
+ * perfctr_cpu_check_control - validate the hardware part of a control
+ * @control: the control as copied from user space
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Software counters have been checked by the caller and are skipped.
+ *
+ * Return: 0 if this machine can count what @control asks for; -EINVAL for
+ * more counters than there are, a counter used twice or out of range, or
+ * a reserved or driver-owned event selector bit; -EACCES for kernel-mode
+ * or AnyThread counting without the privilege.
+ */
+int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
+			      bool allow_kernel)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	u32 i, nrctrs = control->nractrs + control->nrictrs, nrhw = 0;
+	u64 used = 0;
+	int err, eacces = 0;
+
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_check_control, control,
+				   allow_kernel);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = control->pmc_map[i];
+
+		if (map & PERFCTR_MAP_SOFTWARE)
+			continue;
+		if (++nrhw > desc->nrctrs + desc->nrfixed)
+			return -EINVAL;
+		err = perfctr_check_counter(desc, control, i, allow_kernel);
+		if (err == -EACCES)
+			eacces = err;
+		else if (err)
+			return err;
+		if (used & perfctr_global_bit(map))
+			return -EINVAL;
+		used |= perfctr_global_bit(map);
+	}
+	return eacces;
+}
+
+/**
+ * perfctr_cpu_counter_width - how many bits a hardware counter has
+ * @map: the counter, as named in pmc_map[]
+ *
+ * Return: the width in bits.
+ */
+u32 perfctr_cpu_counter_width(u32 map)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_counter_width, map);
+	if (perfctr_map_is_fixed(map))
+		return perfctr_cpu_active_desc()->fixed_width;
+	return perfctr_cpu_active_desc()->ctr_width;
+}
+
+/**
+ * perfctr_cpu_read_counter - read a hardware counter
+ * @map: the counter, as named in pmc_map[]
+ *
+ * Return: its raw value.
+ */
+u64 perfctr_cpu_read_counter(u32 map)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_counter, map);
+	return perfctr_cpu_rdmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map));
+}
+
+/**
+ * perfctr_cpu_write_counter - preset a hardware counter
+ * @map: the counter, as named in pmc_map[]
+ * @value: the raw value to load, e.g. an interrupt-mode reset value
+ */
+void perfctr_cpu_write_counter(u32 map, u64 value)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_write_counter, map, value);
+	perfctr_cpu_wrmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map), value);
+}
+
+static bool perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
+			      unsigned int i)
+{
+	return !(state->pmc[i].map & PERFCTR_MAP_SOFTWARE);
+}
+
+/**
+ * perfctr_cpu_enable - program the event selectors and start counting
+ * @state: the counters, their start values already loaded
+ * @control: the event selectors
+ *
+ * Each selector is written with the enable bit, and the interrupt bit for
+ * interrupt-mode counters; the fixed counters' fields are written at once;
+ * with global control, the counters start together when it is written.
+ */
+void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
+			const struct perfctr_cpu_control *control)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u64 fixed_ctrl = 0, global = 0;
+	bool has_fixed = false;
+
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_enable, state, control);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = state->pmc[i].map;
+		bool imode = i >= perfctr_cstatus_nractrs(cstatus);
+		u64 evntsel = control->evntsel[i];
+
+		if (!perfctr_pmc_is_hw(state, i))
+			continue;
+		global |= perfctr_global_bit(map);
+		if (perfctr_map_is_fixed(map)) {
+			fixed_ctrl |= perfctr_fixed_ctrl(map, evntsel, imode);
+			has_fixed = true;
+			continue;
+		}
+		evntsel |= ARCH_PERFMON_EVENTSEL_ENABLE;
+		if (imode)
+			evntsel |= ARCH_PERFMON_EVENTSEL_INT;
+		perfctr_cpu_wrmsr(perfctr_evntsel_msr(desc, map), evntsel);
+	}
+	if (has_fixed)
+		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, fixed_ctrl);
+	if (desc->global_ctrl)
+		perfctr_cpu_wrmsr(perfctr_is_amd(desc) ?
+				  MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
+				  MSR_CORE_PERF_GLOBAL_CTRL, global);
+}
+
+/**
+ * perfctr_cpu_disable - stop the hardware counters of a state
+ * @state: the counters
+ *
+ * With global control, all stop at once when it is cleared; then every
+ * selector the state used is cleared, so that nothing stays armed for the
+ * next thread on this CPU.
+ */
+void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	bool has_fixed = false;
+
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_disable, state);
+	if (desc->global_ctrl)
+		perfctr_cpu_wrmsr(perfctr_is_amd(desc) ?
+				  MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
+				  MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = state->pmc[i].map;
+
+		if (!perfctr_pmc_is_hw(state, i))
+			continue;
+		if (perfctr_map_is_fixed(map))
+			has_fixed = true;
+		else
+			perfctr_cpu_wrmsr(perfctr_evntsel_msr(desc, map), 0);
+	}
+	if (has_fixed)
+		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+}
