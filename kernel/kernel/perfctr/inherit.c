@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <asm/perfctr.h>
 
 #include "internal.h"
 
@@ -65,6 +66,14 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 
 	if (!child)
 		return NULL;
+	/* Cannot fail: the parent holds the counter hardware already. */
+	if (parent->hw_reserved) {
+		if (perfctr_cpu_reserve()) {
+			vperfctr_put(child);
+			return NULL;
+		}
+		child->hw_reserved = true;
+	}
 	vperfctr_set_control(child, &parent->control);
 	refcount_inc(&parent->refcount);
 	child->parent = parent;

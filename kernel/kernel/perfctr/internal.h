@@ -48,6 +48,9 @@
  * @bad_cpus_allowed: the owner's affinity includes a forbidden CPU
  * @pending_ovf: counters whose overflow signal is not yet sent
  * @pending_sigill: a SIGILL for resuming on a forbidden CPU is not yet sent
+ * @hw_reserved: the counter hardware is reserved for this state's control
+ *		(perfctr_cpu_reserve()) until the control changes or the state
+ *		is freed
  *
  * The fields from @nrhw on are the owner's: they change with interrupts
  * off on the owner's CPU, or while the owner is frozen under ptrace.
@@ -77,6 +80,7 @@ struct vperfctr {
 	bool				bad_cpus_allowed;
 	u32				pending_ovf;
 	bool				pending_sigill;
+	bool				hw_reserved;
 };
 
 /* CPUs on which the hardware counters cannot be used, set by the driver. */

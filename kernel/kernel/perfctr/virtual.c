@@ -139,6 +139,8 @@ void vperfctr_put(struct vperfctr *perfctr)
 	while (perfctr && refcount_dec_and_test(&perfctr->refcount)) {
 		struct vperfctr *parent = perfctr->parent;
 
+		if (perfctr->hw_reserved)
+			perfctr_cpu_release();
 		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
 		perfctr = parent;
 	}
@@ -1177,6 +1179,7 @@ static bool vperfctr_control_has_hw(const struct perfctr_cpu_control *cc)
 SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		const struct vperfctr_control __user *, argp)
 {
+	bool want_hw, release_hw = false;
 	struct vperfctr_control control;
 	struct task_struct *tsk;
 	struct vperfctr *perfctr;
@@ -1198,10 +1201,15 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	ret = vperfctr_freeze_owner(tsk);
 	if (ret)
 		goto out;
-	if (vperfctr_control_has_hw(&control.cpu_control)) {
+	want_hw = vperfctr_control_has_hw(&control.cpu_control);
+	if (want_hw) {
 		ret = vperfctr_restrict_cpus(tsk);
+		if (!ret && !perfctr->hw_reserved)
+			ret = perfctr_cpu_reserve();
 		if (ret)
 			goto thaw;
+	} else if (perfctr->hw_reserved) {
+		release_hw = true;
 	}
 	vperfctr_new_generation(perfctr, true);
 	/* For another thread, the counters are suspended already. */
@@ -1215,6 +1223,9 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		vperfctr_resume(perfctr);
 	}
 	local_irq_restore(flags);
+	perfctr->hw_reserved = want_hw;
+	if (release_hw)
+		perfctr_cpu_release();
 thaw:
 	vperfctr_thaw_owner(tsk);
 out:

@@ -15,6 +15,8 @@
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/nmi.h>
+#include <linux/spinlock.h>
 #include <kunit/static_stub.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
@@ -352,4 +354,116 @@ void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
 	}
 	if (has_fixed)
 		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+}
+
+/*
+ * Reservation against perf and the NMI watchdog.  perf reserves every
+ * general-purpose counter and event selector through the x86 reservation
+ * API before it programs any counter, fixed ones included, and gives up
+ * if one is taken.  So does this driver, for as long as any thread has a
+ * control with hardware counters: each side then finds the other's
+ * reservation and fails with EBUSY instead of corrupting its counts.
+ */
+static DEFINE_SPINLOCK(perfctr_reserve_lock);
+static unsigned int perfctr_hw_users;
+
+/*
+ * The reservation API names a counter by the MSR perf uses for it: on
+ * Intel IA32_PMCx, never the full-width alias.
+ */
+static u32 perfctr_reserve_ctr_msr(const struct perfctr_cpu_desc *desc, u32 i)
+{
+	if (!perfctr_is_amd(desc))
+		return MSR_ARCH_PERFMON_PERFCTR0 + i;
+	return perfctr_counter_msr(desc, i);
+}
+
+/**
+ * perfctr_cpu_reserve_counter - take counter @i and its event selector
+ * @ctr_msr: the counter's MSR, as the reservation API names it
+ * @sel_msr: its event selector's MSR
+ *
+ * Return: true if both were free and are now ours.
+ */
+bool perfctr_cpu_reserve_counter(u32 ctr_msr, u32 sel_msr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_reserve_counter, ctr_msr,
+				   sel_msr);
+	if (!reserve_perfctr_nmi(ctr_msr))
+		return false;
+	if (!reserve_evntsel_nmi(sel_msr)) {
+		release_perfctr_nmi(ctr_msr);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * perfctr_cpu_release_counter - give back what perfctr_cpu_reserve_counter()
+ *	took
+ * @ctr_msr: the counter's MSR
+ * @sel_msr: its event selector's MSR
+ */
+void perfctr_cpu_release_counter(u32 ctr_msr, u32 sel_msr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_release_counter, ctr_msr,
+				   sel_msr);
+	release_evntsel_nmi(sel_msr);
+	release_perfctr_nmi(ctr_msr);
+}
+
+static void perfctr_release_counters(const struct perfctr_cpu_desc *desc,
+				     u32 n)
+{
+	while (n--)
+		perfctr_cpu_release_counter(perfctr_reserve_ctr_msr(desc, n),
+					    perfctr_evntsel_msr(desc, n));
+}
+
+/**
+ * perfctr_cpu_reserve - reserve the counter hardware for one more state
+ *
+ * The first user reserves every general-purpose counter and selector;
+ * later ones only count themselves.  Any context; does not sleep.
+ *
+ * Return: 0, or -EBUSY if perf or the NMI watchdog holds a counter.
+ */
+int perfctr_cpu_reserve(void)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	int err = 0;
+	u32 i;
+
+	spin_lock(&perfctr_reserve_lock);
+	if (perfctr_hw_users) {
+		perfctr_hw_users++;
+		goto out;
+	}
+	for (i = 0; i < desc->nrctrs; i++) {
+		if (!perfctr_cpu_reserve_counter(perfctr_reserve_ctr_msr(desc, i),
+						 perfctr_evntsel_msr(desc, i))) {
+			perfctr_release_counters(desc, i);
+			err = -EBUSY;
+			goto out;
+		}
+	}
+	perfctr_hw_users = 1;
+out:
+	spin_unlock(&perfctr_reserve_lock);
+	return err;
+}
+
+/**
+ * perfctr_cpu_release - a state no longer has hardware counters
+ *
+ * The last user gives the counters back.  Any context; does not sleep.
+ */
+void perfctr_cpu_release(void)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+
+	spin_lock(&perfctr_reserve_lock);
+	if (!WARN_ON_ONCE(!perfctr_hw_users) && !--perfctr_hw_users)
+		perfctr_release_counters(desc, desc->nrctrs);
+	spin_unlock(&perfctr_reserve_lock);
 }

@@ -23,6 +23,9 @@ struct msr_write {
 
 struct program_test_ctx {
 	const struct perfctr_cpu_desc *desc;
+	u64 reserved;		/* bit i: counter i reserved by us */
+	u64 taken;		/* bit i: counter i held by perf */
+	unsigned int reserve_calls;
 	struct msr_write writes[MAX_WRITES];
 	unsigned int nr_writes;
 	u32 last_read;
@@ -103,6 +106,28 @@ static u64 fake_rdmsr(u32 msr)
 	return 0x1234;
 }
 
+/* The reservation API, with counters in c->taken held by perf. */
+static bool fake_reserve_counter(u32 ctr_msr, u32 sel_msr)
+{
+	struct program_test_ctx *c = ctx();
+	u32 i = ctr_msr - 0xc1;
+
+	c->reserve_calls++;
+	if (sel_msr != 0x186 + i || (c->taken | c->reserved) & BIT_ULL(i))
+		return false;
+	c->reserved |= BIT_ULL(i);
+	return true;
+}
+
+static void fake_release_counter(u32 ctr_msr, u32 sel_msr)
+{
+	struct program_test_ctx *c = ctx();
+	u32 i = ctr_msr - 0xc1;
+
+	KUNIT_EXPECT_TRUE(kunit_get_current_test(), c->reserved & BIT_ULL(i));
+	c->reserved &= ~BIT_ULL(i);
+}
+
 static int program_test_init(struct kunit *test)
 {
 	struct program_test_ctx *c;
@@ -113,6 +138,10 @@ static int program_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, perfctr_cpu_active_desc, fake_desc);
 	kunit_activate_static_stub(test, perfctr_cpu_wrmsr, fake_wrmsr);
 	kunit_activate_static_stub(test, perfctr_cpu_rdmsr, fake_rdmsr);
+	kunit_activate_static_stub(test, perfctr_cpu_reserve_counter,
+				   fake_reserve_counter);
+	kunit_activate_static_stub(test, perfctr_cpu_release_counter,
+				   fake_release_counter);
 	return 0;
 }
 
@@ -412,6 +441,40 @@ static void imode_reset_value_must_fit_the_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(c, true), 0);
 }
 
+static void first_user_reserves_every_counter_last_releases(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+
+	c->desc = &skylake;	/* reserved as IA32_PMCx, not IA32_A_PMCx */
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, c->reserve_calls, 4);
+	perfctr_cpu_release();
+	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
+	perfctr_cpu_release();
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+}
+
+static void counter_held_by_perf_is_ebusy(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+
+	c->desc = &skylake;
+	c->taken = BIT_ULL(2);	/* e.g. the NMI watchdog */
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_reserve(), -EBUSY);
+	/* What was taken before the busy one is given back. */
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+	c->taken = 0;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
+	/* And perf, asking now, finds every counter taken. */
+	c->reserve_calls = 0;
+	KUNIT_EXPECT_FALSE(test, fake_reserve_counter(0xc1, 0x186));
+	perfctr_cpu_release();
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+}
+
 static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE(skylake_resume_and_suspend_write_sequence),
 	KUNIT_CASE(icelake_fixed_counters_get_pmi_and_global_bits),
@@ -424,6 +487,8 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE(kernel_mode_and_anythread_need_privilege),
 	KUNIT_CASE(counter_ranges_and_reuse_are_einval),
 	KUNIT_CASE(imode_reset_value_must_fit_the_counter),
+	KUNIT_CASE(first_user_reserves_every_counter_last_releases),
+	KUNIT_CASE(counter_held_by_perf_is_ebusy),
 	{}
 };
 

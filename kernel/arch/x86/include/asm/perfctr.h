@@ -58,9 +58,11 @@ extern struct perfctr_cpu_desc perfctr_cpu_desc;
 /*
  * The counter driver.  The generic code keeps the sums and does the
  * width-aware arithmetic; the driver only checks controls and moves values
- * in and out of the hardware.  All but check_control() run with interrupts
- * off on the CPU whose counters they touch, and only for the hardware
- * counters of a control (never for software counters).
+ * in and out of the hardware.  All but check_control(), reserve() and
+ * release() run with interrupts off on the CPU whose counters they touch,
+ * and only for the hardware counters of a control (never for software
+ * counters).  reserve() and release() bracket the life of every control
+ * with hardware counters.
  */
 u64 perfctr_cpu_read_tsc(void);
 int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
@@ -71,5 +73,7 @@ void perfctr_cpu_write_counter(u32 map, u64 value);
 void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 			const struct perfctr_cpu_control *control);
 void perfctr_cpu_disable(const struct perfctr_cpu_state *state);
+int perfctr_cpu_reserve(void);
+void perfctr_cpu_release(void);
 
 #endif /* _ASM_X86_PERFCTR_H */
