@@ -178,6 +178,15 @@ static unsigned long long total_of(const struct perfex_count *count)
 }
 
 /* The comment on @count, after the '#', or "" for none. */
+/* A count's self, children and total values, by column. */
+static void column_values(const struct perfex_count *count,
+			  unsigned long long value[NR_COLS])
+{
+	value[COL_SELF] = count->value;
+	value[COL_CHILDREN] = count->children;
+	value[COL_TOTAL] = total_of(count);
+}
+
 static void format_comment(char *buf, size_t size,
 			   const struct perfex_count *count,
 			   const struct perfex_report *report,
@@ -242,9 +251,7 @@ static void print_counts(FILE *out, const struct perfex_report *report)
 
 	for (i = 0; i < report->nr_counts; i++) {
 		count = &report->counts[i];
-		value[COL_SELF] = count->value;
-		value[COL_CHILDREN] = count->children;
-		value[COL_TOTAL] = total_of(count);
+		column_values(count, value);
 		for (col = first; col < NR_COLS; col++) {
 			format_cell(cell, count, value[col]);
 			/* Two blanks at least between columns. */
@@ -261,9 +268,7 @@ static void print_counts(FILE *out, const struct perfex_report *report)
 	}
 	for (i = 0; i < report->nr_counts; i++) {
 		count = &report->counts[i];
-		value[COL_SELF] = count->value;
-		value[COL_CHILDREN] = count->children;
-		value[COL_TOTAL] = total_of(count);
+		column_values(count, value);
 		for (col = first; col < NR_COLS; col++) {
 			format_cell(cell, count, value[col]);
 			fprintf(out, "%*s", width[col], cell);

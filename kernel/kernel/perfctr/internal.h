@@ -123,4 +123,9 @@ static inline bool vperfctr_map_is_software(u32 map)
 	return map & PERFCTR_MAP_SOFTWARE;
 }
 
+static inline bool vperfctr_map_is_task_clock(u32 map)
+{
+	return map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK);
+}
+
 #endif /* _KERNEL_PERFCTR_INTERNAL_H */

@@ -200,14 +200,23 @@ static u64 vperfctr_itimer_ns(const struct vperfctr *perfctr)
 	for (i = perfctr_cstatus_nractrs(cstatus); i < nrctrs; i++) {
 		u64 left;
 
-		if (state->pmc[i].map !=
-		    (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+		if (!vperfctr_map_is_task_clock(state->pmc[i].map))
 			continue;
 		left = perfctr->icount[i] < 0 ? -perfctr->icount[i] : 1;
 		if (!min || left < min)
 			min = left;
 	}
 	return min;
+}
+
+/*
+ * Only the TSC and task-clock read the time-stamp counter: a thread that
+ * counts just events does not pay for it at every switch.
+ */
+static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
+{
+	return perfctr_cstatus_has_tsc(cstatus) ||
+	       (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK));
 }
 
 /**
@@ -226,7 +235,8 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
-	u64 tsc = perfctr_cpu_read_tsc();
+	u64 tsc = vperfctr_needs_tsc(perfctr, cstatus) ?
+		  perfctr_cpu_read_tsc() : 0;
 	u32 ovf = 0;
 
 	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK))
@@ -238,7 +248,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 now, delta;
 
-		if (pmc->map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK)) {
+		if (vperfctr_map_is_task_clock(pmc->map)) {
 			delta = vperfctr_tsc_to_ns(tsc - pmc->start);
 			pmc->sum += delta;
 			if (vperfctr_is_imode(cstatus, i) &&
@@ -277,25 +287,21 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 tsc, itimer_ns;
 
+	tsc = vperfctr_needs_tsc(perfctr, cstatus) ? perfctr_cpu_read_tsc() : 0;
 	vperfctr_write_begin(kstate);
+	if (perfctr_cstatus_has_tsc(cstatus))
+		state->tsc_start = tsc;
 	for (i = 0; i < nrctrs; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 
-		if (vperfctr_map_is_software(pmc->map))
+		if (vperfctr_map_is_task_clock(pmc->map))
+			pmc->start = tsc;
+		else if (vperfctr_map_is_software(pmc->map))
 			continue;
-		if (vperfctr_is_imode(cstatus, i))
+		else if (vperfctr_is_imode(cstatus, i))
 			perfctr_cpu_write_counter(pmc->map, pmc->start);
 		else
 			pmc->start = perfctr_cpu_read_counter(pmc->map);
-	}
-	tsc = perfctr_cpu_read_tsc();
-	if (perfctr_cstatus_has_tsc(cstatus))
-		state->tsc_start = tsc;
-	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK)) {
-		for (i = 0; i < nrctrs; i++)
-			if (state->pmc[i].map ==
-			    (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
-				state->pmc[i].start = tsc;
 	}
 	if (perfctr->nrhw && nrctrs)
 		perfctr_cpu_enable(state, &perfctr->control.cpu_control);
@@ -310,12 +316,17 @@ void vperfctr_resume(struct vperfctr *perfctr)
 }
 
 /*
- * The owner of a state: current, or a thread frozen by its ptracer that
- * is about to be resumed by neither.
+ * Have the owner call __perfctr_notify_resume() on its way back to user
+ * mode.  The owner is current, or being switched out on this CPU, so the
+ * pointer needs no RCU protection; it is NULL only in the KUnit tests,
+ * whose states have no owner.
  */
-static struct task_struct *vperfctr_owner_raw(struct vperfctr *perfctr)
+static void vperfctr_notify_owner(struct vperfctr *perfctr)
 {
-	return rcu_dereference_raw(perfctr->owner);
+	struct task_struct *owner = rcu_dereference_raw(perfctr->owner);
+
+	if (owner)
+		set_tsk_thread_flag(owner, TIF_NOTIFY_RESUME);
 }
 
 /**
@@ -332,7 +343,6 @@ void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
-	struct task_struct *owner = vperfctr_owner_raw(perfctr);
 
 	vperfctr_write_begin(kstate);
 	if (!(kstate->flags & VPERFCTR_STATE_OVERFLOW))
@@ -342,8 +352,7 @@ void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask)
 	kstate->flags |= VPERFCTR_STATE_OVERFLOW;
 	vperfctr_write_end(kstate);
 	WRITE_ONCE(perfctr->pending_ovf, perfctr->pending_ovf | ovf_mask);
-	if (owner)
-		set_tsk_thread_flag(owner, TIF_NOTIFY_RESUME);
+	vperfctr_notify_owner(perfctr);
 }
 
 /* Suspend, handle an overflow, and resume what is still enabled. */
@@ -480,7 +489,8 @@ static int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 	} else if (evntsel) {
 		return -EINVAL;
 	}
-	if (imode ? cc->ireset[i] >= 0 : cc->ireset[i] != 0)
+	/* vperfctr_check_control() has checked the a-mode counters' ireset. */
+	if (imode && cc->ireset[i] >= 0)
 		return -EINVAL;
 	if ((evntsel & PERFCTR_SW_OS) && !allow_kernel)
 		return -EACCES;
@@ -699,9 +709,7 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 	kstate->cpu_state.cstatus = 0;
 	vperfctr_write_end(kstate);
 	WRITE_ONCE(perfctr->pending_sigill, true);
-	if (vperfctr_owner_raw(perfctr))
-		set_tsk_thread_flag(vperfctr_owner_raw(perfctr),
-				    TIF_NOTIFY_RESUME);
+	vperfctr_notify_owner(perfctr);
 	return true;
 }
 

@@ -124,6 +124,13 @@ static u32 perfctr_counter_msr(const struct perfctr_cpu_desc *desc, u32 map)
 	return MSR_K7_PERFCTR0 + map;
 }
 
+/* The global control register, on CPUs that have one. */
+static u32 perfctr_global_ctrl_msr(const struct perfctr_cpu_desc *desc)
+{
+	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
+				      MSR_CORE_PERF_GLOBAL_CTRL;
+}
+
 /* The bit of counter @map in the global control and status registers. */
 static u64 perfctr_global_bit(u32 map)
 {
@@ -318,9 +325,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 	if (has_fixed)
 		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, fixed_ctrl);
 	if (desc->global_ctrl)
-		perfctr_cpu_wrmsr(perfctr_is_amd(desc) ?
-				  MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
-				  MSR_CORE_PERF_GLOBAL_CTRL, global);
+		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), global);
 }
 
 /**
@@ -339,9 +344,7 @@ void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
 
 	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_disable, state);
 	if (desc->global_ctrl)
-		perfctr_cpu_wrmsr(perfctr_is_amd(desc) ?
-				  MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
-				  MSR_CORE_PERF_GLOBAL_CTRL, 0);
+		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), 0);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 
