@@ -4419,6 +4419,67 @@ TEST(cpu_without_pmu_gets_the_tsc_only_driver)
 }
 
 /*
+ * With no PMU to drive, every control with a hardware counter is refused
+ * as asking for more counters than there are, and the state page never
+ * lets the owner use rdpmc.
+ */
+TEST(tsc_only_driver_refuses_hardware_counters_with_einval)
+{
+	struct vperfctr_control gp = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = 0,
+			.evntsel[0] = 0x100c0,	/* INST_RETIRED, USR */
+		},
+	};
+	struct vperfctr_control fixed = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = PERFCTR_MAP_X86_FIXED | 1,
+			.evntsel[0] = 0x10000,	/* USR */
+		},
+	};
+	struct vperfctr_control imode = {
+		.si_signo = SIGIO,
+		.cpu_control = {
+			.tsc_on = 1, .nrictrs = 1,
+			.pmc_map[0] = 0,
+			.evntsel[0] = 0x1003c,	/* core cycles, USR */
+			.ireset[0] = -1000,
+		},
+	};
+	struct vperfctr_control sw = {
+		.cpu_control = {
+			.tsc_on = 1, .nractrs = 1,
+			.pmc_map[0] = SW_EVENT(PAGE_FAULTS),
+			.evntsel[0] = PERFCTR_SW_USR,
+		},
+	};
+	const struct vperfctr_state *page;
+	const char *why = perfctr_missing();
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (sysfs_value("nrctrs") || sysfs_value("nrfixed"))
+		SKIP(return, "this machine has a PMU the driver uses");
+	fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(fd, 0);
+	page = map_state(fd);
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(-1, sys_vperfctr_control(fd, &gp));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, sys_vperfctr_control(fd, &fixed));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, sys_vperfctr_control(fd, &imode));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &sw));
+	ASSERT_FALSE(!!(page->flags & VPERFCTR_STATE_RDPMC));
+	unmap_state(page);
+	close(fd);
+}
+
+/*
  * The exec tests run a copy of this program as "vperfctr_test
  * --exec-helper [wait]": it then only reports whether it has counter
  * state.

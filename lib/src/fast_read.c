@@ -5,12 +5,14 @@
  * While the owner runs, the kernel keeps in the page, per counter, the sum
  * up to the last suspend and the hardware value at the last resume, so
  *
- *	value = sum + (now - start)
+ *	value = sum + ((now - start) mod 2^width)
  *
- * with "now" read from the hardware.  While the owner is suspended (or
- * gone), value = sum.  Software counters (PERFCTR_MAP_SOFTWARE) have no
- * hardware: the kernel keeps their sum current, so value = sum, except
- * for task-clock, whose start is the TSC at the last resume:
+ * with "now" read from the hardware: with rdpmc, using the counter's map
+ * as its index, when the page says the owner may (VPERFCTR_STATE_RDPMC).
+ * While the owner is suspended (or gone), value = sum.  Software counters
+ * (PERFCTR_MAP_SOFTWARE) have no hardware: the kernel keeps their sum
+ * current, so value = sum, except for task-clock, whose start is the TSC
+ * at the last resume:
  *
  *	value = sum + ((tsc_now - start) * time_mult) >> time_shift
  *
@@ -37,9 +39,15 @@ static __u64 cpu_clock_read_tsc(void *arg)
 	return cpu_read_tsc();
 }
 
+static __u64 cpu_clock_read_pmc(void *arg, __u32 map)
+{
+	(void)arg;
+	return cpu_read_pmc(map);
+}
+
 const struct vperfctr_clock vperfctr_cpu_clock = {
 	.read_tsc = CPU_HAS_TSC ? cpu_clock_read_tsc : NULL,
-	.read_pmc = NULL,	/* no rdpmc until the driver has counters */
+	.read_pmc = CPU_HAS_PMC ? cpu_clock_read_pmc : NULL,
 	.arg = NULL,
 };
 
@@ -107,9 +115,15 @@ static int live_delta(const struct vperfctr_state *state,
 
 	*delta = 0;
 	if (!(map & PERFCTR_MAP_SOFTWARE)) {
-		if (!clock->read_pmc)
+		__u32 width = load(pmc->width);
+
+		/* Without the kernel's leave, rdpmc would fault. */
+		if (!clock->read_pmc ||
+		    !(load(state->flags) & VPERFCTR_STATE_RDPMC))
 			return -1;
 		*delta = clock->read_pmc(clock->arg, map) - load(pmc->start);
+		if (width < 64)
+			*delta &= (1ull << width) - 1;
 		return 0;
 	}
 	/* Software counters are current, all but task-clock. */

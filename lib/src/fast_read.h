@@ -25,7 +25,7 @@ struct vperfctr_clock {
 	void *arg;
 };
 
-/* The clock of the CPU we run on; read_pmc is NULL in this version. */
+/* The clock of the CPU we run on: rdtsc and rdpmc on x86. */
 extern const struct vperfctr_clock vperfctr_cpu_clock;
 
 /*

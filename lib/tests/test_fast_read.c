@@ -191,6 +191,7 @@ static void test_seq_stuck_odd(void)
 static void set_pmc(unsigned int i, __u32 map, __u64 start, __u64 sum)
 {
 	page.cpu_state.pmc[i].map = map;
+	page.cpu_state.pmc[i].width = 64;
 	page.cpu_state.pmc[i].start = start;
 	page.cpu_state.pmc[i].sum = sum;
 }
@@ -202,7 +203,7 @@ static void test_pmcs_running(void)
 	int ret;
 
 	/* Two a-mode and one i-mode counter, hardware counters 5, 0, 7. */
-	setup(0, VPERFCTR_STATE_ONCPU,
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
 	      PERFCTR_CSTATUS_TSC_ON | (1 << 16) | 2, 100, 10, 200);
 	set_pmc(0, 5, 1000, 1);
 	set_pmc(1, 0, 50, 2);
@@ -230,13 +231,40 @@ static void test_pmcs_no_rdpmc(void)
 	struct perfctr_sum_ctrs sum;
 	int ret;
 
-	setup(0, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 1,
-	      100, 10, 200);
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+	      PERFCTR_CSTATUS_TSC_ON | 1, 100, 10, 200);
 	set_pmc(0, 0, 1000, 1);
 	errno = 0;
 	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, -1, "PMCs live, no rdpmc: fast read refused");
 	tap_is_int(errno, EOPNOTSUPP, "PMCs live, no rdpmc: EOPNOTSUPP");
+
+	/* The CPU could, but the kernel does not let this thread. */
+	setup(0, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 1,
+	      100, 10, 200);
+	set_pmc(0, 0, 1000, 1);
+	fake.pmc[0] = 1500;
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_is_int(ret, -1, "PMCs live, RDPMC flag clear: fast read refused");
+	tap_is_int(errno, EOPNOTSUPP,
+		   "PMCs live, RDPMC flag clear: EOPNOTSUPP");
+}
+
+static void test_pmcs_wrap_at_width(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	/* A 48-bit counter resumed at 2^48 - 0x100 now reads 0x200. */
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC, 1,
+	      100, 10, 200);
+	set_pmc(0, 3, (1ull << 48) - 0x100, 7);
+	page.cpu_state.pmc[0].width = 48;
+	fake.pmc[3] = 0x200;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_is_int(ret, 0, "48-bit wrap: read succeeds");
+	tap_is_u64(sum.pmc[0], 7 + 0x300, "48-bit wrap: delta modulo 2^48");
 }
 
 static void test_pmcs_suspended(void)
@@ -428,8 +456,8 @@ static void test_mixed_live(void)
 	struct perfctr_sum_ctrs sum;
 	int ret;
 
-	setup(4, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 3,
-	      100, 10, 1100);
+	setup(4, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+	      PERFCTR_CSTATUS_TSC_ON | 3, 100, 10, 1100);
 	page.time_mult = 1u << 30;	/* 0.5 ns a tick */
 	page.time_shift = 31;
 	set_pmc(0, 2, 1000, 5);
@@ -503,6 +531,7 @@ int main(void)
 	test_seq_stuck_odd();
 	test_pmcs_running();
 	test_pmcs_no_rdpmc();
+	test_pmcs_wrap_at_width();
 	test_pmcs_suspended();
 	test_scale_time();
 	test_sw_events_live();

@@ -83,9 +83,6 @@ struct vperfctr {
 	bool				hw_reserved;
 };
 
-/* CPUs on which the hardware counters cannot be used, set by the driver. */
-extern struct cpumask perfctr_cpus_forbidden_mask;
-
 struct vperfctr *vperfctr_alloc(void);
 void vperfctr_put(struct vperfctr *perfctr);
 int vperfctr_check_control(const struct vperfctr_control *control,

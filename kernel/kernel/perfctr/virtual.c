@@ -36,9 +36,11 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/math64.h>
 #include <linux/mount.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/proc_fs.h>
 #include <linux/ptrace.h>
@@ -53,6 +55,7 @@
 #include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
+#include <kunit/static_stub.h>
 #include <asm/perfctr.h>
 
 #include "internal.h"
@@ -174,6 +177,17 @@ static u64 vperfctr_width_mask(u32 width)
 	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
 }
 
+/*
+ * A hardware interrupt-mode counter starts from its negative ireset, top
+ * bit set, and has overflowed once that bit is clear: the value says so
+ * whether or not the overflow interrupt has been taken yet, so a late or
+ * lost interrupt loses no overflow.
+ */
+static bool vperfctr_hw_overflowed(const struct perfctr_pmc_state *pmc)
+{
+	return !(pmc->start & BIT_ULL(pmc->width - 1));
+}
+
 /* Count @n events into software i-mode counter @i; true on overflow. */
 static bool vperfctr_icount_add(struct vperfctr *perfctr, unsigned int i,
 				u64 n)
@@ -227,7 +241,7 @@ static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
  * its width; an interrupt-mode one keeps its raw value to be reloaded on
  * resume.  Called with interrupts off on the owner's CPU.
  *
- * Return: the mask of software interrupt-mode counters that overflowed.
+ * Return: the mask of interrupt-mode counters that overflowed.
  */
 u32 vperfctr_suspend(struct vperfctr *perfctr)
 {
@@ -260,8 +274,11 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 			continue;
 		now = perfctr_cpu_read_counter(pmc->map);
 		pmc->sum += (now - pmc->start) & vperfctr_width_mask(pmc->width);
-		if (vperfctr_is_imode(cstatus, i))
-			pmc->start = now;
+		if (!vperfctr_is_imode(cstatus, i))
+			continue;
+		pmc->start = now;
+		if (vperfctr_hw_overflowed(pmc))
+			ovf |= BIT(i);
 	}
 	if (perfctr_cstatus_has_tsc(cstatus))
 		state->tsc_sum += tsc - state->tsc_start;
@@ -376,6 +393,38 @@ void vperfctr_sample(struct vperfctr *perfctr)
 	vperfctr_sample_checked(perfctr, 0);
 }
 
+/*
+ * The overflow interrupt, deferred from NMI context.  It runs in hard
+ * interrupt context on the CPU that took the interrupt; if the owner was
+ * switched out meanwhile, its suspend found the overflow already, and a
+ * sample of whichever thread runs now does no harm.
+ */
+static void vperfctr_pmi_work_fn(struct irq_work *work)
+{
+	struct vperfctr *perfctr = current->thread.perfctr;
+
+	if (perfctr && vperfctr_is_oncpu(perfctr))
+		vperfctr_sample(perfctr);
+}
+
+static DEFINE_PER_CPU(struct irq_work, vperfctr_pmi_work) =
+	IRQ_WORK_INIT_HARD(vperfctr_pmi_work_fn);
+
+/**
+ * perfctr_overflow_interrupt - a counter overflow interrupt was taken
+ *
+ * Called by the counter driver's interrupt handler, in NMI context, when
+ * an interrupt-mode counter of this CPU overflowed.  The counters are
+ * sampled as soon as interrupts are enabled again; the sample finds which
+ * counters overflowed from their values, and the owner gets its signal on
+ * the way back to user mode.
+ */
+void perfctr_overflow_interrupt(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_overflow_interrupt);
+	irq_work_queue(this_cpu_ptr(&vperfctr_pmi_work));
+}
+
 static enum hrtimer_restart vperfctr_itimer_fn(struct hrtimer *timer)
 {
 	struct vperfctr *perfctr = container_of(timer, struct vperfctr, itimer);
@@ -426,17 +475,23 @@ u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 	return ovf;
 }
 
-/* Stop the counters for good, keeping the sums.  Interrupts off. */
+/*
+ * Stop the counters for good, keeping the sums, and end user-mode reads
+ * of the hardware counters.  Interrupts off.
+ */
 static void vperfctr_stop(struct vperfctr *perfctr)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
+	bool user_read = kstate->flags & VPERFCTR_STATE_RDPMC;
 
 	if (vperfctr_is_oncpu(perfctr))
 		vperfctr_suspend(perfctr);
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = 0;
-	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	kstate->flags &= ~(VPERFCTR_STATE_OVERFLOW | VPERFCTR_STATE_RDPMC);
 	vperfctr_write_end(kstate);
+	if (user_read && current->thread.perfctr == perfctr)
+		perfctr_cpu_user_read(false);
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 }
@@ -650,6 +705,10 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		}
 	}
 	vperfctr_load_ireset(perfctr);
+	if (perfctr->nrhw && perfctr_cpu_has_user_read())
+		kstate->flags |= VPERFCTR_STATE_RDPMC;
+	else
+		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
 		vperfctr_sample_interval(min_width, perfctr_cpu_desc.cpu_khz) : 0;
@@ -680,11 +739,18 @@ int vperfctr_ireload(struct vperfctr *perfctr)
 
 /* The thread hooks. */
 
-/* Interrupts are off: this is __switch_to(). */
+/*
+ * Interrupts are off: this is __switch_to().  User-mode reads of the
+ * counters follow the thread, not its counters' state: they stay allowed
+ * while an overflow has the counters stopped, so a reader that saw them
+ * running a moment ago never faults.
+ */
 void __perfctr_suspend_thread(struct vperfctr *perfctr)
 {
 	u32 ovf;
 
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		perfctr_cpu_user_read(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
 	ovf = vperfctr_suspend(perfctr);
@@ -695,8 +761,8 @@ void __perfctr_suspend_thread(struct vperfctr *perfctr)
 }
 
 /*
- * Resuming on a forbidden CPU stops the counters: the hardware there
- * cannot count what the control asks for.
+ * Resuming on a forbidden CPU stops the counters, and user-mode reads of
+ * them: the hardware there cannot count what the control asks for.
  */
 static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 {
@@ -705,8 +771,11 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
 	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
 		return false;
+	if (kstate->flags & VPERFCTR_STATE_RDPMC)
+		perfctr_cpu_user_read(false);
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = 0;
+	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
 	vperfctr_write_end(kstate);
 	WRITE_ONCE(perfctr->pending_sigill, true);
 	vperfctr_notify_owner(perfctr);
@@ -718,6 +787,8 @@ void __perfctr_resume_thread(struct vperfctr *perfctr)
 	int cpu = smp_processor_id();
 	u32 ovf = 0;
 
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		perfctr_cpu_user_read(true);
 	if (!perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
 		return;
 	if (vperfctr_on_forbidden_cpu(perfctr, cpu))
@@ -1187,7 +1258,7 @@ static bool vperfctr_control_has_hw(const struct perfctr_cpu_control *cc)
 SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		const struct vperfctr_control __user *, argp)
 {
-	bool want_hw, release_hw = false;
+	bool want_hw, release_hw = false, user_read;
 	struct vperfctr_control control;
 	struct task_struct *tsk;
 	struct vperfctr *perfctr;
@@ -1211,11 +1282,18 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		goto out;
 	want_hw = vperfctr_control_has_hw(&control.cpu_control);
 	if (want_hw) {
-		ret = vperfctr_restrict_cpus(tsk);
-		if (!ret && !perfctr->hw_reserved)
+		/* Affinity is changed only for a control that is set. */
+		if (!perfctr->hw_reserved) {
 			ret = perfctr_cpu_reserve();
-		if (ret)
+			if (ret)
+				goto thaw;
+		}
+		ret = vperfctr_restrict_cpus(tsk);
+		if (ret) {
+			if (!perfctr->hw_reserved)
+				perfctr_cpu_release();
 			goto thaw;
+		}
 	} else if (perfctr->hw_reserved) {
 		release_hw = true;
 	}
@@ -1224,11 +1302,16 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	local_irq_save(flags);
 	if (vperfctr_is_oncpu(perfctr))
 		vperfctr_suspend(perfctr);
+	user_read = perfctr->kstate->flags & VPERFCTR_STATE_RDPMC;
 	vperfctr_set_control(perfctr, &control);
-	if (tsk == current &&
-	    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus)) {
-		perfctr->last_cpu = smp_processor_id();
-		vperfctr_resume(perfctr);
+	if (tsk == current) {
+		if (user_read || perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+			perfctr_cpu_user_read(perfctr->kstate->flags &
+					      VPERFCTR_STATE_RDPMC);
+		if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus)) {
+			perfctr->last_cpu = smp_processor_id();
+			vperfctr_resume(perfctr);
+		}
 	}
 	local_irq_restore(flags);
 	perfctr->hw_reserved = want_hw;

@@ -20,6 +20,9 @@ struct vperfctr_test_ctx {
 	u64 hw[4];
 	u32 width;
 	bool enabled;
+	bool user_read_ok;	/* what the driver says of rdpmc */
+	int user_read;		/* -1: never asked, else the last answer */
+	unsigned int user_read_calls;
 };
 
 static struct vperfctr_test_ctx *vperfctr_test_ctx(void)
@@ -77,6 +80,19 @@ static int fake_check_control(const struct perfctr_cpu_control *control,
 	return 0;
 }
 
+static bool fake_has_user_read(void)
+{
+	return vperfctr_test_ctx()->user_read_ok;
+}
+
+static void fake_user_read(bool allow)
+{
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+
+	ctx->user_read = allow;
+	ctx->user_read_calls++;
+}
+
 /* Counter hardware of @width bits in place of the real driver. */
 static void use_fake_pmu(struct kunit *test, u32 width)
 {
@@ -93,6 +109,10 @@ static void use_fake_pmu(struct kunit *test, u32 width)
 	kunit_activate_static_stub(test, perfctr_cpu_disable, fake_disable);
 	kunit_activate_static_stub(test, perfctr_cpu_check_control,
 				   fake_check_control);
+	kunit_activate_static_stub(test, perfctr_cpu_has_user_read,
+				   fake_has_user_read);
+	kunit_activate_static_stub(test, perfctr_cpu_user_read, fake_user_read);
+	ctx->user_read = -1;
 }
 
 /* The fake hardware counts @n events on counter @map, wrapping. */
@@ -400,15 +420,78 @@ static void imode_hw_counter_keeps_its_value_across_switches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->hw[1], BIT_ULL(48) - 1000);
 
 	fake_count(ctx, 1, 400);
-	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, vperfctr_suspend(ctx->perfctr), 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 400);
 	/* Another thread used the counter; ours is reloaded on resume. */
 	ctx->hw[1] = 5;
 	vperfctr_resume(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, ctx->hw[1], BIT_ULL(48) - 600);
 	fake_count(ctx, 1, 700);	/* overflows past zero */
-	vperfctr_suspend(ctx->perfctr);
+	/* The value tells, with or without the interrupt. */
+	KUNIT_EXPECT_EQ(test, vperfctr_suspend(ctx->perfctr), BIT(0));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1100);
+}
+
+/*
+ * The overflow interrupt only makes the owner sample: the sample finds
+ * the overflow, stops the counters and leaves the signal pending.
+ */
+static void hw_overflow_found_by_sample_stops_counters(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 48);
+	control->si_signo = SIGIO;
+	control->cpu_control.tsc_on = 1;
+	control->cpu_control.nractrs = 1;
+	control->cpu_control.nrictrs = 1;
+	control->cpu_control.pmc_map[0] = 0;
+	control->cpu_control.pmc_map[1] = 3;
+	control->cpu_control.ireset[1] = -50;
+	start_control(test, perfctr, control);
+
+	fake_count(ctx, 3, 49);
+	fake_count(ctx, 0, 49);
+	vperfctr_sample(perfctr);
+	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, 0);
+	fake_count(ctx, 3, 2);
+	fake_count(ctx, 0, 2);
+	vperfctr_sample(perfctr);
+	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, BIT(1));
+	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags &
+				VPERFCTR_STATE_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, state->cstatus, PERFCTR_CSTATUS_TSC_ON);
+	KUNIT_EXPECT_FALSE(test, ctx->enabled);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 51);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 51);
+
+	/* iresume reloads the preset and counts on. */
+	vperfctr_suspend(perfctr);
+	KUNIT_ASSERT_EQ(test, vperfctr_ireload(perfctr), 0);
+	vperfctr_resume(perfctr);
+	KUNIT_EXPECT_EQ(test, ctx->hw[3], BIT_ULL(48) - 50);
+	fake_count(ctx, 3, 10);
+	KUNIT_EXPECT_EQ(test, vperfctr_suspend(perfctr), 0);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 61);
+}
+
+static void hw_counter_wraps_at_48_bits(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 48);
+	ctx->hw[0] = BIT_ULL(48) - 0x100;
+	control->cpu_control.nractrs = 1;
+	start_control(test, ctx->perfctr, control);
+	fake_count(ctx, 0, 0x300);	/* wraps to 0x200 */
+	KUNIT_EXPECT_EQ(test, ctx->hw[0], 0x200);
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x300);
 }
 
 static void sample_interval_follows_width_and_clock(struct kunit *test)
@@ -748,6 +831,53 @@ static void child_with_own_control_propagates_nothing(struct kunit *test)
 	vperfctr_put(child);
 }
 
+/*
+ * User-mode reads of the counters (rdpmc) go with a control that has
+ * hardware counters, on a driver that allows them, and follow the owner
+ * on and off the CPU, overflow or not.
+ */
+static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	unsigned long flags;
+	int on_resume, on_suspend;
+	unsigned int calls;
+
+	use_fake_pmu(test, 48);
+	control->cpu_control.nractrs = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+
+	ctx->user_read_ok = true;
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+
+	/* Stopped by an overflow, the owner may still read. */
+	local_irq_save(flags);
+	vperfctr_overflow(perfctr, 0);
+	__perfctr_resume_thread(perfctr);
+	on_resume = ctx->user_read;
+	__perfctr_suspend_thread(perfctr);
+	on_suspend = ctx->user_read;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, on_resume, 1);
+	KUNIT_EXPECT_EQ(test, on_suspend, 0);
+
+	/* Software counters only: nothing to read with rdpmc. */
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	calls = ctx->user_read_calls;
+	local_irq_save(flags);
+	__perfctr_resume_thread(perfctr);
+	__perfctr_suspend_thread(perfctr);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ctx->user_read_calls, calls);
+}
+
 static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
@@ -757,6 +887,7 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	int cpu;
 
 	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
 	control->cpu_control.nractrs = 1;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
 	vperfctr_set_control(perfctr, control);
@@ -780,6 +911,9 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(perfctr));
 	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.cstatus, 0);
 	KUNIT_EXPECT_TRUE(test, perfctr->pending_sigill);
+	/* Nor may the owner read the counters of a CPU that cannot count. */
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	KUNIT_EXPECT_EQ(test, ctx->user_read, 0);
 }
 
 static struct kunit_case vperfctr_test_cases[] = {
@@ -798,6 +932,9 @@ static struct kunit_case vperfctr_test_cases[] = {
 	KUNIT_CASE(every_update_moves_seq_and_leaves_it_even),
 	KUNIT_CASE(hw_counter_delta_is_modular_at_counter_width),
 	KUNIT_CASE(imode_hw_counter_keeps_its_value_across_switches),
+	KUNIT_CASE(hw_overflow_found_by_sample_stops_counters),
+	KUNIT_CASE(hw_counter_wraps_at_48_bits),
+	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
 	KUNIT_CASE(sample_interval_follows_width_and_clock),
 	KUNIT_CASE(sampling_timer_samples_when_it_expires),
 	KUNIT_CASE(check_control_validates_software_counters),

@@ -2,17 +2,20 @@
 /*
  * x86 driver for the virtual per-process performance counters.
  *
- * The description of the counter hardware is chosen once at boot and
- * read-only afterwards.  Every x86-64 processor has the time-stamp
- * counter, which user space can read with rdtsc.  The general-purpose and
- * fixed counters are detected (detect.c) and can be programmed
- * (program.c), but are not used yet: that waits for their reservation
- * against perf and the NMI watchdog, and for the overflow interrupt.
- * Until then the description in use is the TSC-only one, which has no
- * counters, so every control that asks for one is refused.
+ * The description of the counter hardware is made once at boot, from
+ * CPUID (detect.c), and read-only afterwards.  Every x86-64 processor has
+ * the time-stamp counter, which user space can read with rdtsc; the
+ * general-purpose and fixed counters, where CPUID describes them, are
+ * programmed by program.c, which also takes their overflow interrupts.
+ * Where there are none (no architectural perfmon, a hypervisor without a
+ * virtual PMU, older processors) the driver is the TSC-only one, and
+ * every control that asks for a hardware counter is refused.
  */
+#include <linux/cpufeature.h>
+#include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/nmi.h>
 #include <linux/printk.h>
 #include <kunit/static_stub.h>
 #include <asm/perfctr.h>
@@ -21,11 +24,7 @@
 
 #include "perfctr.h"
 
-struct perfctr_cpu_desc perfctr_cpu_desc __ro_after_init = {
-	.name		= "x86 TSC",
-	.cpu_type	= PERFCTR_X86_GENERIC,
-	.features	= PERFCTR_FEATURE_RDTSC,
-};
+struct perfctr_cpu_desc perfctr_cpu_desc __ro_after_init;
 
 /**
  * perfctr_cpu_read_tsc - read the time-stamp counter of this CPU
@@ -41,22 +40,51 @@ u64 perfctr_cpu_read_tsc(void)
 	return rdtsc_ordered();
 }
 
+/* Runs on each CPU as it comes online, and on those online at boot. */
+static int perfctr_cpu_online(unsigned int cpu)
+{
+	perfctr_cpu_classify(cpu);
+	if (perfctr_cpu_desc.features & PERFCTR_FEATURE_PCINT)
+		perfctr_cpu_lvtpc_nmi();
+	return 0;
+}
+
 /*
- * tsc_khz and cpu_khz are calibrated in tsc_init(), before any initcall.
- * The counters CPUID describes are reported; until they can be reserved
- * against perf and deliver overflow interrupts, the driver in use stays
- * the TSC-only one.
+ * tsc_khz and cpu_khz are calibrated in tsc_init(), before any initcall;
+ * the secondary CPUs are up by now, and the hotplug state below reaches
+ * those that come later.
  */
 static int __init perfctr_cpu_init(void)
 {
-	struct perfctr_cpu_desc found = {};
+	struct perfctr_cpu_desc *desc = &perfctr_cpu_desc;
+	int err;
 
-	perfctr_cpu_desc.cpu_khz = cpu_khz;
-	perfctr_cpu_desc.tsc_khz = tsc_khz;
-	perfctr_cpu_detect(&found);
+	perfctr_cpu_detect(desc);
+	desc->cpu_khz = cpu_khz;
+	desc->tsc_khz = tsc_khz;
+	if (!boot_cpu_has(X86_FEATURE_APIC))
+		desc->features &= ~PERFCTR_FEATURE_PCINT;
+	/*
+	 * Without the hotplug callback, CPUs of the other hybrid core type
+	 * would not be forbidden, nor the interrupt set up: no counters.
+	 */
+	if (desc->hybrid_core_type ||
+	    (desc->features & PERFCTR_FEATURE_PCINT)) {
+		err = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr:online",
+					perfctr_cpu_online, NULL);
+		if (err < 0) {
+			pr_warn("perfctr: no CPU hotplug state (%d), TSC only\n",
+				err);
+			perfctr_cpu_set_tsc_only(desc);
+		}
+	}
+	if (desc->features & PERFCTR_FEATURE_PCINT &&
+	    register_nmi_handler(NMI_LOCAL, perfctr_cpu_nmi_handler, 0,
+				 "perfctr"))
+		desc->features &= ~PERFCTR_FEATURE_PCINT;
 	pr_info("perfctr: %s, %u counters of %u bits, %u fixed of %u bits\n",
-		found.name, found.nrctrs, found.ctr_width, found.nrfixed,
-		found.fixed_width);
+		desc->name, desc->nrctrs, desc->ctr_width, desc->nrfixed,
+		desc->fixed_width);
 	return 0;
 }
 arch_initcall(perfctr_cpu_init);

@@ -21,6 +21,8 @@
  */
 #include <linux/bits.h>
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/perfctr.h>
 #include <linux/string.h>
 #include <kunit/static_stub.h>
 #include <asm/cpuid.h>
@@ -31,6 +33,8 @@
 
 #include "perfctr.h"
 
+/* CPUID.1:EDX */
+#define PERFCTR_CPUID1_APIC		BIT(9)
 /* CPUID.1:ECX */
 #define PERFCTR_CPUID1_PDCM		BIT(15)	/* IA32_PERF_CAPABILITIES */
 #define PERFCTR_CPUID1_HYPERVISOR	BIT(31)
@@ -79,7 +83,11 @@ u64 perfctr_cpu_read_capabilities(void)
 	return caps;
 }
 
-static void perfctr_set_tsc_only(struct perfctr_cpu_desc *desc)
+/**
+ * perfctr_cpu_set_tsc_only - describe no counters but the TSC
+ * @desc: the description; its clock rates are left alone
+ */
+void perfctr_cpu_set_tsc_only(struct perfctr_cpu_desc *desc)
 {
 	desc->name = "x86 TSC";
 	desc->cpu_type = PERFCTR_X86_GENERIC;
@@ -94,6 +102,7 @@ static void perfctr_set_tsc_only(struct perfctr_cpu_desc *desc)
 	desc->full_width_write = false;
 	desc->amd_core = false;
 	desc->hybrid_core_type = 0;
+	desc->features = PERFCTR_FEATURE_RDTSC;
 }
 
 static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
@@ -206,10 +215,10 @@ static void perfctr_detect_amd(struct perfctr_cpu_desc *desc, u32 family,
  */
 void perfctr_cpu_detect(struct perfctr_cpu_desc *desc)
 {
-	u32 regs[4], max_leaf, family, cpuid1_ecx = 0;
+	u32 regs[4], max_leaf, family, cpuid1_ecx = 0, cpuid1_edx;
 	char vendor[12];
 
-	perfctr_set_tsc_only(desc);
+	perfctr_cpu_set_tsc_only(desc);
 	perfctr_cpu_cpuid(0, 0, regs);
 	max_leaf = regs[0];
 	memcpy(vendor, &regs[1], 4);
@@ -219,6 +228,7 @@ void perfctr_cpu_detect(struct perfctr_cpu_desc *desc)
 		return;
 	perfctr_cpu_cpuid(1, 0, regs);
 	cpuid1_ecx = regs[2];
+	cpuid1_edx = regs[3];
 	family = (regs[0] >> 8) & 0xf;
 	if (family == 0xf)
 		family += (regs[0] >> 20) & 0xff;
@@ -228,4 +238,36 @@ void perfctr_cpu_detect(struct perfctr_cpu_desc *desc)
 	else if (!memcmp(vendor, "AuthenticAMD", 12) ||
 		 !memcmp(vendor, "HygonGenuine", 12))
 		perfctr_detect_amd(desc, family, cpuid1_ecx);
+	/*
+	 * Counters can be read with rdpmc; their overflow interrupt needs
+	 * the local APIC.
+	 */
+	if (desc->nrctrs) {
+		desc->features |= PERFCTR_FEATURE_RDPMC;
+		if (cpuid1_edx & PERFCTR_CPUID1_APIC)
+			desc->features |= PERFCTR_FEATURE_PCINT;
+	}
+}
+
+/**
+ * perfctr_cpu_classify - note whether this CPU can count as described
+ * @cpu: the CPU this runs on
+ *
+ * On a hybrid processor the counters are described for the core type of
+ * the boot CPU; CPUs of another type (CPUID.1AH:EAX[31:24]) go into
+ * perfctr_cpus_forbidden_mask, and threads with hardware counters are
+ * kept off them.
+ */
+void perfctr_cpu_classify(unsigned int cpu)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	u32 regs[4];
+
+	if (!desc->hybrid_core_type)
+		return;
+	perfctr_cpu_cpuid(0x1a, 0, regs);
+	if (regs[0] >> 24 == desc->hybrid_core_type)
+		cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	else
+		cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
 }

@@ -7,6 +7,8 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/perfctr.h>
 #include <linux/string.h>
 #include <asm/perfctr.h>
 
@@ -397,6 +399,110 @@ static void detect_intel_perfmon_v1_has_no_fixed_counters(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, desc.full_width_write);
 }
 
+/* A processor whose local APIC is off in CPUID.1:EDX (bit 9). */
+static const struct cpuid_leaf skylake_without_apic[] = {
+	{ 0x0, { 0x16, INTEL_EBX, INTEL_ECX, INTEL_EDX } },
+	{ 0x1, { 0x000506e3, 0x02100800, 0x7ffafbbf, 0xbfebf9ff } },
+	{ 0xa, { 0x07300404, 0x00000000, 0x00000000, 0x00000603 } },
+	{ CPUID_END },
+};
+
+static void features_follow_counters_and_local_apic(struct kunit *test)
+{
+	static const struct recorded_cpu skylake = { skylake_i7_6700k, 0 };
+	static const struct recorded_cpu zen2 = { zen2_ryzen_3700x, 0 };
+	static const struct recorded_cpu no_apic = { skylake_without_apic, 0 };
+	static const struct recorded_cpu qemu = { qemu_tcg_cpu_max, 0 };
+	static const struct recorded_cpu k8 = { k8_athlon64, 0 };
+	const u32 all = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC |
+			PERFCTR_FEATURE_PCINT;
+	struct perfctr_cpu_desc desc;
+
+	detect(test, &skylake, &desc);
+	KUNIT_EXPECT_EQ(test, desc.features, all);
+	detect(test, &zen2, &desc);
+	KUNIT_EXPECT_EQ(test, desc.features, all);
+	/* Counters to read, but no interrupt to deliver their overflow. */
+	detect(test, &no_apic, &desc);
+	KUNIT_EXPECT_EQ(test, desc.nrctrs, 4);
+	KUNIT_EXPECT_EQ(test, desc.features,
+			PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC);
+	detect(test, &qemu, &desc);
+	KUNIT_EXPECT_EQ(test, desc.features, PERFCTR_FEATURE_RDTSC);
+	detect(test, &k8, &desc);
+	KUNIT_EXPECT_EQ(test, desc.features, PERFCTR_FEATURE_RDTSC);
+}
+
+struct classify_ctx {
+	const struct recorded_cpu *cpu;
+	struct perfctr_cpu_desc desc;
+};
+
+static void fake_cpuid_of(u32 leaf, u32 subleaf, u32 regs[4])
+{
+	struct classify_ctx *c = kunit_get_current_test()->priv;
+	unsigned int i;
+
+	memset(regs, 0, 4 * sizeof(u32));
+	for (i = 0; c->cpu->leaves[i].leaf != CPUID_END; i++)
+		if (c->cpu->leaves[i].leaf == leaf)
+			memcpy(regs, c->cpu->leaves[i].regs, 4 * sizeof(u32));
+}
+
+static const struct perfctr_cpu_desc *classify_desc(void)
+{
+	struct classify_ctx *c = kunit_get_current_test()->priv;
+
+	return &c->desc;
+}
+
+/*
+ * Alder Lake: counters described on a P core (type 0x40) may not be used
+ * on an E core (type 0x20), and the other way round.  The CPU number is
+ * the highest possible one; its bit is put back as it was.
+ */
+static void alder_lake_other_core_type_is_forbidden(struct kunit *test)
+{
+	static const struct recorded_cpu p_core = { alder_lake_p_core, 0 };
+	static const struct recorded_cpu e_core = { alder_lake_e_core, 0 };
+	unsigned int cpu = nr_cpu_ids - 1;
+	bool was = cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	struct classify_ctx *c;
+	bool on_e, on_p, e_desc_on_p, untouched;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->desc.hybrid_core_type = 0x40;
+	test->priv = c;
+	kunit_activate_static_stub(test, perfctr_cpu_cpuid, fake_cpuid_of);
+	kunit_activate_static_stub(test, perfctr_cpu_active_desc,
+				   classify_desc);
+
+	c->cpu = &e_core;
+	perfctr_cpu_classify(cpu);
+	on_e = cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	c->cpu = &p_core;
+	perfctr_cpu_classify(cpu);
+	on_p = cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	c->desc.hybrid_core_type = 0x20;
+	perfctr_cpu_classify(cpu);
+	e_desc_on_p = cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	/* Not hybrid: the mask is left alone. */
+	c->desc.hybrid_core_type = 0;
+	c->cpu = &e_core;
+	perfctr_cpu_classify(cpu);
+	untouched = cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
+
+	if (was)
+		cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	else
+		cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	KUNIT_EXPECT_TRUE(test, on_e);
+	KUNIT_EXPECT_FALSE(test, on_p);
+	KUNIT_EXPECT_TRUE(test, e_desc_on_p);
+	KUNIT_EXPECT_TRUE(test, untouched);
+}
+
 static struct kunit_case perfctr_x86_detect_cases[] = {
 	KUNIT_CASE(detect_intel_skylake_i7_6700k),
 	KUNIT_CASE(detect_intel_icelake_i7_1065g7),
@@ -410,6 +516,8 @@ static struct kunit_case perfctr_x86_detect_cases[] = {
 	KUNIT_CASE(detect_hypervisor_without_vpmu_is_tsc_only),
 	KUNIT_CASE(detect_qemu_tcg_cpu_max_is_tsc_only),
 	KUNIT_CASE(detect_intel_perfmon_v1_has_no_fixed_counters),
+	KUNIT_CASE(features_follow_counters_and_local_apic),
+	KUNIT_CASE(alder_lake_other_core_type_is_forbidden),
 	{}
 };
 

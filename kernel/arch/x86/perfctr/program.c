@@ -13,17 +13,60 @@
  * Every MSR address is computed from a base and an index (SDM vol. 3B
  * "Performance Monitoring", APM vol. 2 "Performance Monitor Counters").
  */
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/mmu_context.h>
 #include <linux/nmi.h>
+#include <linux/percpu.h>
+#include <linux/perfctr.h>
 #include <linux/spinlock.h>
 #include <kunit/static_stub.h>
+#include <asm/apic.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
 #include <asm/perfctr.h>
+#include <asm/tlbflush.h>
 
 #include "perfctr.h"
+
+/*
+ * Per CPU, in the bit numbering of the global control and status
+ * registers: the counters the last enable on this CPU armed for overflow
+ * interrupts, and the counters that may hold another thread's counts.
+ */
+static DEFINE_PER_CPU(unsigned long, perfctr_imode_bits);
+static DEFINE_PER_CPU(unsigned long, perfctr_dirty_bits);
+
+/*
+ * Until @end, a PMI with no overflow to find is taken as a late one for
+ * an overflow already dealt with: the second of two overflows that one
+ * PMI handled, or one of counters disabled before their PMI arrived.
+ */
+struct perfctr_pmi_window {
+	unsigned long	end;
+	bool		open;
+};
+
+static DEFINE_PER_CPU(struct perfctr_pmi_window, perfctr_pmi_window);
+
+static void perfctr_open_pmi_window(void)
+{
+	struct perfctr_pmi_window *window = this_cpu_ptr(&perfctr_pmi_window);
+
+	window->end = jiffies + PERFCTR_PMI_WINDOW;
+	window->open = true;
+}
+
+/*
+ * Generation of the reservation: a CPU that has not zeroed its counters
+ * since the counters were last taken from perf zeroes them all before it
+ * lets a thread read them, for what perf left in them.
+ */
+static unsigned long perfctr_reserve_gen;
+static DEFINE_PER_CPU(unsigned long, perfctr_clean_gen);
 
 /* What user space may set in a general-purpose event selector. */
 #define PERFCTR_INTEL_EVNTSEL_USER					\
@@ -139,6 +182,14 @@ static u64 perfctr_global_bit(u32 map)
 	return BIT_ULL(map);
 }
 
+/* The counter of global control and status bit @bit. */
+static u32 perfctr_map_of_bit(unsigned int bit)
+{
+	if (bit >= INTEL_PMC_IDX_FIXED)
+		return PERFCTR_MAP_X86_FIXED | (bit - INTEL_PMC_IDX_FIXED);
+	return bit;
+}
+
 /* Counter @map's 4-bit field of IA32_FIXED_CTR_CTRL, from its evntsel. */
 static u64 perfctr_fixed_ctrl(u32 map, u64 evntsel, bool imode)
 {
@@ -190,7 +241,13 @@ static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
 	if (i >= control->nractrs) {
 		s64 ireset = control->ireset[i];
 
-		if (ireset >= 0 || (width < 64 && -ireset >= BIT_ULL(width)))
+		/*
+		 * Preset to ireset, a counter interrupts when it counts
+		 * past zero; more than half its range could not be told
+		 * from an overflowed one (vperfctr_hw_overflowed()).
+		 */
+		if (!(desc->features & PERFCTR_FEATURE_PCINT) || ireset >= 0 ||
+		    (width < 64 && -ireset > BIT_ULL(width - 1)))
 			return -EINVAL;
 		if (!perfctr_map_is_fixed(map) && !perfctr_is_amd(desc) &&
 		    !desc->full_width_write && ireset < S32_MIN)
@@ -300,7 +357,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
-	u64 fixed_ctrl = 0, global = 0;
+	u64 fixed_ctrl = 0, global = 0, imode_bits = 0;
 	bool has_fixed = false;
 
 	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_enable, state, control);
@@ -312,6 +369,8 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 		if (!perfctr_pmc_is_hw(state, i))
 			continue;
 		global |= perfctr_global_bit(map);
+		if (imode)
+			imode_bits |= perfctr_global_bit(map);
 		if (perfctr_map_is_fixed(map)) {
 			fixed_ctrl |= perfctr_fixed_ctrl(map, evntsel, imode);
 			has_fixed = true;
@@ -324,6 +383,8 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 	}
 	if (has_fixed)
 		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, fixed_ctrl);
+	this_cpu_write(perfctr_imode_bits, imode_bits);
+	this_cpu_or(perfctr_dirty_bits, global);
 	if (desc->global_ctrl)
 		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), global);
 }
@@ -334,7 +395,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
  *
  * With global control, all stop at once when it is cleared; then every
  * selector the state used is cleared, so that nothing stays armed for the
- * next thread on this CPU.
+ * next thread on this CPU.  Interrupts off.
  */
 void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
 {
@@ -345,6 +406,13 @@ void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
 	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_disable, state);
 	if (desc->global_ctrl)
 		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), 0);
+	/*
+	 * Disabled counters are no longer the interrupt handler's to look
+	 * at; an overflow of theirs is found from the value saved at
+	 * suspend, and its PMI may still be on its way.
+	 */
+	if (this_cpu_xchg(perfctr_imode_bits, 0))
+		perfctr_open_pmi_window();
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 
@@ -368,6 +436,7 @@ void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
  * reservation and fails with EBUSY instead of corrupting its counts.
  */
 static DEFINE_SPINLOCK(perfctr_reserve_lock);
+/* Read locklessly by the NMI handler: nonzero, the counters are ours. */
 static unsigned int perfctr_hw_users;
 
 /*
@@ -439,7 +508,7 @@ int perfctr_cpu_reserve(void)
 
 	spin_lock(&perfctr_reserve_lock);
 	if (perfctr_hw_users) {
-		perfctr_hw_users++;
+		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users + 1);
 		goto out;
 	}
 	for (i = 0; i < desc->nrctrs; i++) {
@@ -450,7 +519,8 @@ int perfctr_cpu_reserve(void)
 			goto out;
 		}
 	}
-	perfctr_hw_users = 1;
+	WRITE_ONCE(perfctr_reserve_gen, perfctr_reserve_gen + 1);
+	WRITE_ONCE(perfctr_hw_users, 1);
 out:
 	spin_unlock(&perfctr_reserve_lock);
 	return err;
@@ -466,7 +536,175 @@ void perfctr_cpu_release(void)
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 
 	spin_lock(&perfctr_reserve_lock);
-	if (!WARN_ON_ONCE(!perfctr_hw_users) && !--perfctr_hw_users)
-		perfctr_release_counters(desc, desc->nrctrs);
+	if (!WARN_ON_ONCE(!perfctr_hw_users)) {
+		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users - 1);
+		if (!perfctr_hw_users)
+			perfctr_release_counters(desc, desc->nrctrs);
+	}
 	spin_unlock(&perfctr_reserve_lock);
+}
+
+/*
+ * User-mode rdpmc.  CR4.PCE is set while a thread whose control has
+ * hardware counters runs, and given back to perf's rule (rdpmc for the
+ * mm's mapped perf events, or never, or always, as its rdpmc sysfs file
+ * says) when it leaves the CPU.
+ */
+
+/**
+ * perfctr_cpu_set_pce - allow or forbid rdpmc in user mode on this CPU
+ * @allow: set CR4.PCE, or leave it as perf has it for the mm running next
+ */
+void perfctr_cpu_set_pce(bool allow)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_set_pce, allow);
+	if (allow)
+		cr4_set_bits_irqsoff(X86_CR4_PCE);
+	else
+		cr4_update_pce(NULL);
+}
+
+/**
+ * perfctr_cpu_has_user_read - can threads read their counters with rdpmc?
+ *
+ * Return: true if this machine has counters to read.
+ */
+bool perfctr_cpu_has_user_read(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_has_user_read);
+	return perfctr_cpu_active_desc()->features & PERFCTR_FEATURE_RDPMC;
+}
+
+/* Every counter, in the global control and status bit numbering. */
+static unsigned long perfctr_all_bits(const struct perfctr_cpu_desc *desc)
+{
+	return (BIT_ULL(desc->nrctrs) - 1) |
+	       (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
+}
+
+/**
+ * perfctr_cpu_user_read - let the thread about to run read the counters
+ * @allow: whether it may
+ *
+ * Counters used on this CPU since they were last cleared, by another
+ * thread or by the same one, and all of them after the counters were
+ * taken from perf, are cleared first, so that rdpmc shows a thread no
+ * counts but its own.  Interrupts off.
+ */
+void perfctr_cpu_user_read(bool allow)
+{
+	unsigned long dirty, gen = READ_ONCE(perfctr_reserve_gen);
+	unsigned int bit;
+
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_user_read, allow);
+	if (allow) {
+		dirty = this_cpu_xchg(perfctr_dirty_bits, 0);
+		if (this_cpu_read(perfctr_clean_gen) != gen) {
+			dirty = perfctr_all_bits(perfctr_cpu_active_desc());
+			this_cpu_write(perfctr_clean_gen, gen);
+		}
+		for_each_set_bit(bit, &dirty, BITS_PER_LONG)
+			perfctr_cpu_write_counter(perfctr_map_of_bit(bit), 0);
+	}
+	perfctr_cpu_set_pce(allow);
+}
+
+/*
+ * Overflow interrupts.  A counter with the interrupt bit in its selector
+ * (or its fixed counter control field) raises a PMI through the local
+ * APIC's performance counter LVT entry, programmed as an NMI as perf does
+ * it.  The handler only finds and clears the overflow, and defers the
+ * rest to perfctr_overflow_interrupt(): no lock can be taken here.
+ */
+
+/**
+ * perfctr_cpu_lvtpc_nmi - deliver counter overflows as NMIs on this CPU
+ *
+ * Also unmasks the LVT entry, which Intel processors mask when they
+ * deliver a PMI.
+ */
+void perfctr_cpu_lvtpc_nmi(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_lvtpc_nmi);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}
+
+/* Global status and the register that clears it, on CPUs with both. */
+static u32 perfctr_global_status_msr(const struct perfctr_cpu_desc *desc)
+{
+	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS :
+				      MSR_CORE_PERF_GLOBAL_STATUS;
+}
+
+static u32 perfctr_global_status_clear_msr(const struct perfctr_cpu_desc *desc)
+{
+	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR :
+				      MSR_CORE_PERF_GLOBAL_OVF_CTRL;
+}
+
+/**
+ * perfctr_cpu_ack_overflow - find and clear the counter overflows of this CPU
+ *
+ * With global status (Intel version 2 on, AMD PerfMonV2) the counters'
+ * overflow bits are read and cleared; bits of other PMI sources (Intel
+ * PT's, say) are left to their owners.  Without it (Intel version 1, AMD
+ * before PerfMonV2), and in case another handler cleared a bit first, an
+ * armed counter has overflowed when its top bit is clear: it was preset
+ * to a negative value.  NMI context.
+ *
+ * Return: the counters that overflowed, as global status bits.
+ */
+unsigned long perfctr_cpu_ack_overflow(void)
+{
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	unsigned long armed = this_cpu_read(perfctr_imode_bits);
+	unsigned long ovf = 0;
+	unsigned int bit;
+
+	if (desc->global_ctrl) {
+		ovf = perfctr_cpu_rdmsr(perfctr_global_status_msr(desc)) &
+		      perfctr_all_bits(desc);
+		if (ovf)
+			perfctr_cpu_wrmsr(perfctr_global_status_clear_msr(desc),
+					  ovf);
+	}
+	armed &= ~ovf;
+	for_each_set_bit(bit, &armed, BITS_PER_LONG) {
+		u32 map = perfctr_map_of_bit(bit);
+		u32 width = perfctr_cpu_counter_width(map);
+
+		if (!(perfctr_cpu_read_counter(map) & BIT_ULL(width - 1)))
+			ovf |= BIT(bit);
+	}
+	return ovf;
+}
+
+/**
+ * perfctr_cpu_nmi_handler - the NMI handler for counter overflows
+ * @cmd: NMI_LOCAL
+ * @regs: the interrupted context
+ *
+ * Only while a control holds the counters: otherwise they are perf's,
+ * and so are their interrupts.  A PMI with no overflow left to find
+ * shortly after one that had some is the second of two overflows that
+ * the first handled, and is claimed too, as perf does on AMD.
+ *
+ * Return: NMI_HANDLED or NMI_DONE.
+ */
+int perfctr_cpu_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct perfctr_pmi_window *window = this_cpu_ptr(&perfctr_pmi_window);
+	unsigned long ovf;
+
+	if (!READ_ONCE(perfctr_hw_users))
+		return NMI_DONE;
+	ovf = perfctr_cpu_ack_overflow();
+	if (!ovf && (!window->open || time_after(jiffies, window->end)))
+		return NMI_DONE;
+	perfctr_cpu_lvtpc_nmi();
+	if (ovf)
+		perfctr_open_pmi_window();
+	if (ovf & this_cpu_read(perfctr_imode_bits))
+		perfctr_overflow_interrupt();
+	return NMI_HANDLED;
 }

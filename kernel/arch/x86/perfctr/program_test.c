@@ -8,6 +8,12 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/nmi.h>
+#include <linux/perfctr.h>
+#include <linux/preempt.h>
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <asm/perfctr.h>
@@ -29,43 +35,61 @@ struct program_test_ctx {
 	struct msr_write writes[MAX_WRITES];
 	unsigned int nr_writes;
 	u32 last_read;
+	struct msr_write reads[4];	/* what rdmsr returns, 0x1234 else */
+	unsigned int lvtpc_writes;
+	unsigned int overflow_calls;
+	int pce;			/* -1: untouched, else last set */
 	struct perfctr_cpu_control control;
 	struct perfctr_cpu_state state;
 };
+
+#define ALL_FEATURES	(PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC | \
+			 PERFCTR_FEATURE_PCINT)
 
 /* What detection finds on the processors of detect_test.c. */
 static const struct perfctr_cpu_desc skylake = {
 	.cpu_type = PERFCTR_X86_INTEL_ARCH,
 	.version = 4, .nrctrs = 4, .ctr_width = 48, .nrfixed = 3,
 	.fixed_mask = 0x7, .fixed_width = 48, .global_ctrl = true,
-	.full_width_write = true,
+	.full_width_write = true, .features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc icelake = {
 	.cpu_type = PERFCTR_X86_INTEL_ARCH,
 	.version = 5, .nrctrs = 8, .ctr_width = 48, .nrfixed = 4,
 	.fixed_mask = 0xf, .fixed_width = 48, .global_ctrl = true,
-	.full_width_write = true,
+	.full_width_write = true, .features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc perfmon_v1 = {
 	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.version = 1, .nrctrs = 2, .ctr_width = 40,
+	.version = 1, .nrctrs = 2, .ctr_width = 40, .features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc zen2 = {
 	.cpu_type = PERFCTR_X86_AMD,
 	.nrctrs = 6, .ctr_width = 48, .amd_core = true,
+	.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc zen4 = {
 	.cpu_type = PERFCTR_X86_AMD, .version = 2,
 	.nrctrs = 6, .ctr_width = 48, .amd_core = true, .global_ctrl = true,
+	.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc k10 = {
 	.cpu_type = PERFCTR_X86_AMD,
-	.nrctrs = 4, .ctr_width = 48,
+	.nrctrs = 4, .ctr_width = 48, .features = ALL_FEATURES,
+};
+
+/* Counters to read, but no local APIC for their interrupt. */
+static const struct perfctr_cpu_desc skylake_no_apic = {
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.version = 4, .nrctrs = 4, .ctr_width = 48, .nrfixed = 3,
+	.fixed_mask = 0x7, .fixed_width = 48, .global_ctrl = true,
+	.full_width_write = true,
+	.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC,
 };
 
 /* Event selector bits, as the SDM and APM number them. */
@@ -102,18 +126,57 @@ static void fake_wrmsr(u32 msr, u64 value)
 
 static u64 fake_rdmsr(u32 msr)
 {
-	ctx()->last_read = msr;
+	struct program_test_ctx *c = ctx();
+	unsigned int i;
+
+	c->last_read = msr;
+	for (i = 0; i < ARRAY_SIZE(c->reads); i++)
+		if (c->reads[i].msr == msr)
+			return c->reads[i].value;
 	return 0x1234;
 }
 
+static void fake_lvtpc_nmi(void)
+{
+	ctx()->lvtpc_writes++;
+}
+
+static void fake_overflow_interrupt(void)
+{
+	ctx()->overflow_calls++;
+}
+
+static void fake_set_pce(bool allow)
+{
+	ctx()->pce = allow;
+}
+
 /* The reservation API, with counters in c->taken held by perf. */
+/*
+ * The counter index of a reservation, from the MSR pair perf names it
+ * by: Intel IA32_PMCx and IA32_PERFEVTSELx, AMD core counters (control
+ * and count interleaved) or AMD legacy counters.  -1 for a pair that
+ * does not belong together.
+ */
+static int reserved_index(u32 ctr_msr, u32 sel_msr)
+{
+	if (ctr_msr >= 0xc1 && ctr_msr < 0xc1 + 16)
+		return sel_msr == 0x186 + ctr_msr - 0xc1 ? ctr_msr - 0xc1 : -1;
+	if (ctr_msr >= 0xc0010201 && ctr_msr < 0xc0010201 + 32)
+		return sel_msr == ctr_msr - 1 && !((ctr_msr - 0xc0010201) & 1) ?
+		       (ctr_msr - 0xc0010201) / 2 : -1;
+	if (ctr_msr >= 0xc0010004 && ctr_msr < 0xc0010008)
+		return sel_msr == ctr_msr - 4 ? ctr_msr - 0xc0010004 : -1;
+	return -1;
+}
+
 static bool fake_reserve_counter(u32 ctr_msr, u32 sel_msr)
 {
 	struct program_test_ctx *c = ctx();
-	u32 i = ctr_msr - 0xc1;
+	int i = reserved_index(ctr_msr, sel_msr);
 
 	c->reserve_calls++;
-	if (sel_msr != 0x186 + i || (c->taken | c->reserved) & BIT_ULL(i))
+	if (i < 0 || (c->taken | c->reserved) & BIT_ULL(i))
 		return false;
 	c->reserved |= BIT_ULL(i);
 	return true;
@@ -122,8 +185,9 @@ static bool fake_reserve_counter(u32 ctr_msr, u32 sel_msr)
 static void fake_release_counter(u32 ctr_msr, u32 sel_msr)
 {
 	struct program_test_ctx *c = ctx();
-	u32 i = ctr_msr - 0xc1;
+	int i = reserved_index(ctr_msr, sel_msr);
 
+	KUNIT_ASSERT_GE(kunit_get_current_test(), i, 0);
 	KUNIT_EXPECT_TRUE(kunit_get_current_test(), c->reserved & BIT_ULL(i));
 	c->reserved &= ~BIT_ULL(i);
 }
@@ -142,6 +206,11 @@ static int program_test_init(struct kunit *test)
 				   fake_reserve_counter);
 	kunit_activate_static_stub(test, perfctr_cpu_release_counter,
 				   fake_release_counter);
+	kunit_activate_static_stub(test, perfctr_cpu_lvtpc_nmi, fake_lvtpc_nmi);
+	kunit_activate_static_stub(test, perfctr_overflow_interrupt,
+				   fake_overflow_interrupt);
+	kunit_activate_static_stub(test, perfctr_cpu_set_pce, fake_set_pce);
+	c->pce = -1;
 	return 0;
 }
 
@@ -169,6 +238,25 @@ static void setup_state(struct program_test_ctx *c)
 	c->state.cstatus = (cc->nrictrs << 16) | cc->nractrs;
 	for (i = 0; i < cc->nractrs + cc->nrictrs; i++)
 		c->state.pmc[i].map = cc->pmc_map[i];
+}
+
+/* Start and stop the counters as the core does: interrupts off. */
+static void enable(struct program_test_ctx *c)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	perfctr_cpu_enable(&c->state, &c->control);
+	local_irq_restore(flags);
+}
+
+static void disable(struct program_test_ctx *c)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	perfctr_cpu_disable(&c->state);
+	local_irq_restore(flags);
 }
 
 static void expect_writes(struct kunit *test, const struct msr_write *want,
@@ -211,9 +299,9 @@ static void skylake_resume_and_suspend_write_sequence(struct kunit *test)
 	add(c, 1, CORE_CYCLES | SEL_USR | SEL_OS, -1000);
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
-	perfctr_cpu_disable(&c->state);
+	disable(c);
 	expect_writes(test, suspend, ARRAY_SIZE(suspend));
 }
 
@@ -231,7 +319,7 @@ static void icelake_fixed_counters_get_pmi_and_global_bits(struct kunit *test)
 	add(c, PERFCTR_MAP_X86_FIXED | 3, SEL_USR, -100);
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
 }
 
@@ -247,9 +335,9 @@ static void perfmon_v1_has_no_global_control(struct kunit *test)
 	add(c, 1, INST_RETIRED | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
-	perfctr_cpu_disable(&c->state);
+	disable(c);
 	expect_writes(test, suspend, ARRAY_SIZE(suspend));
 }
 
@@ -289,7 +377,7 @@ static void zen2_core_counters_interleave_control_and_count(struct kunit *test)
 	add(c, 5, 0xc0 | SEL_USR, -5000);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
 	perfctr_cpu_read_counter(5);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc001020b);
@@ -310,9 +398,9 @@ static void zen4_perfmon_v2_global_control(struct kunit *test)
 	add(c, 1, 0x76 | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
-	perfctr_cpu_disable(&c->state);
+	disable(c);
 	expect_writes(test, suspend, ARRAY_SIZE(suspend));
 }
 
@@ -327,7 +415,7 @@ static void k10_legacy_counters(struct kunit *test)
 	add(c, 3, 0x76 | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
 	perfctr_cpu_read_counter(3);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc0010007);
@@ -430,8 +518,21 @@ static void imode_reset_value_must_fit_the_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, 5, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, -(1LL << 48),
 						true), -EINVAL);
+	/* Half the range at most: the top bit tells an overflow. */
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel,
+						-(1LL << 47) - 1, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, -(1LL << 47),
+						true), 0);
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, -(1LL << 40),
 						true), 0);
+	/* No local APIC, no interrupt: no interrupt-mode counters. */
+	c->desc = &skylake_no_apic;
+	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
+	c->control.ireset[0] = 0;
+	c->control.nrictrs = 0;
+	c->control.nractrs = 1;
+	KUNIT_EXPECT_EQ(test, check(c, true), 0);
 	/* Without full-width writes only 32 bits, sign-extended, load. */
 	memset(&c->control, 0, sizeof(c->control));
 	c->desc = &perfmon_v1;
@@ -475,6 +576,358 @@ static void counter_held_by_perf_is_ebusy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 }
 
+/*
+ * The overflow interrupt.  The counters are taken through the reservation
+ * API as a Skylake has them, whatever the processor imitated, so that the
+ * NMI handler knows them to be ours.
+ */
+static void take_counters(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	const struct perfctr_cpu_desc *desc = c->desc;
+
+	c->desc = &skylake;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	c->desc = desc;
+}
+
+static void give_back_counters(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	const struct perfctr_cpu_desc *desc = c->desc;
+
+	c->desc = &skylake;
+	perfctr_cpu_release();
+	c->desc = desc;
+}
+
+/* Arm the control's counters on this CPU, and forget the writes. */
+static void arm(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+
+	KUNIT_ASSERT_EQ(test, check(c, true), 0);
+	setup_state(c);
+	perfctr_cpu_enable(&c->state, &c->control);
+	c->nr_writes = 0;
+}
+
+/* Disarm this CPU again, nothing armed or dirty; writes are kept. */
+static void disarm(struct program_test_ctx *c)
+{
+	unsigned int nr_writes = c->nr_writes;
+	struct msr_write writes[MAX_WRITES];
+
+	memcpy(writes, c->writes, sizeof(writes));
+	memset(&c->state, 0, sizeof(c->state));
+	perfctr_cpu_enable(&c->state, &c->control);
+	perfctr_cpu_user_read(true);
+	memcpy(c->writes, writes, sizeof(writes));
+	c->nr_writes = nr_writes;
+}
+
+static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	/* Counter 1 and fixed counter 1 overflowed, and Intel PT's ToPA. */
+	u64 status = BIT_ULL(1) | BIT_ULL(33) | BIT_ULL(55);
+	static const struct msr_write ack[] = {
+		{ 0x390, BIT_ULL(1) | BIT_ULL(33) },
+	};
+	int handled;
+
+	c->desc = &skylake;
+	add(c, 0, INST_RETIRED | SEL_USR, 0);
+	add(c, 1, CORE_CYCLES | SEL_USR, -1000);
+	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, -1000);
+	c->reads[0] = (struct msr_write){ 0x38e, status };
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
+	/* Cleared through IA32_PERF_GLOBAL_OVF_CTRL; PT's bit is perf's. */
+	expect_writes(test, ack, ARRAY_SIZE(ack));
+	KUNIT_EXPECT_EQ(test, c->lvtpc_writes, 1);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+static void zen4_pmi_clears_through_global_status_clr(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write ack[] = { { 0xc0000302, BIT_ULL(5) } };
+	unsigned long ovf;
+
+	c->desc = &zen4;
+	add(c, 5, 0xc0 | SEL_USR, -5000);
+	/* Bit 6 is beyond the six counters: not ours to clear. */
+	c->reads[0] = (struct msr_write){ 0xc0000300, BIT_ULL(5) | BIT_ULL(6) };
+	preempt_disable();
+	arm(test);
+	ovf = perfctr_cpu_ack_overflow();
+	disarm(c);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, ovf, BIT(5));
+	expect_writes(test, ack, ARRAY_SIZE(ack));
+}
+
+/* No global status before PerfMonV2: the counter's top bit tells. */
+static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	unsigned long running, wrapped;
+	int handled;
+
+	c->desc = &zen2;
+	add(c, 0, 0x76 | SEL_USR, 0);
+	add(c, 2, 0xc0 | SEL_USR, -5000);
+	c->reads[0] = (struct msr_write){ 0xc0010205, BIT_ULL(48) - 10 };
+	preempt_disable();
+	arm(test);
+	running = perfctr_cpu_ack_overflow();
+	c->reads[0].value = 10;		/* counted past zero */
+	wrapped = perfctr_cpu_ack_overflow();
+	disarm(c);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, running, 0);
+	KUNIT_EXPECT_EQ(test, wrapped, BIT(2));
+	/* Nothing to clear: no MSR written. */
+	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
+
+	/* With the counters held, the interrupt is claimed and passed on. */
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+/*
+ * Counters disabled when their thread leaves the CPU are not taken for
+ * overflowed, whatever they hold; a PMI they raised just before is
+ * still claimed, within the window.
+ */
+static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	unsigned long after_disable;
+	int late, unrelated;
+
+	c->desc = &zen2;
+	add(c, 2, 0xc0 | SEL_USR, -5000);
+	c->reads[0] = (struct msr_write){ 0xc0010205, 10 };
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	perfctr_cpu_disable(&c->state);
+	after_disable = perfctr_cpu_ack_overflow();
+	late = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	preempt_enable();
+	msleep(jiffies_to_msecs(PERFCTR_PMI_WINDOW + 1) + 1);
+	preempt_disable();
+	unrelated = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, after_disable, 0);
+	KUNIT_EXPECT_EQ(test, late, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, unrelated, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
+}
+
+/*
+ * While no control holds the counters they are perf's, and so is every
+ * PMI; while one does, a PMI with nothing left to find is claimed only
+ * right after one that found something.
+ */
+static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	int perfs, first, second, unrelated;
+
+	c->desc = &skylake;
+	add(c, 0, INST_RETIRED | SEL_USR, -100);
+	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(0) };
+	c->reads[1] = (struct msr_write){ 0x4c1, BIT_ULL(47) };
+	preempt_disable();
+	arm(test);
+	perfs = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, perfs, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
+
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	first = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	c->reads[0].value = 0;
+	second = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, first, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, second, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+
+	/* Long after, an NMI with no overflow is someone else's. */
+	msleep(jiffies_to_msecs(PERFCTR_PMI_WINDOW + 1) + 1);
+	preempt_disable();
+	arm(test);
+	unrelated = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+	KUNIT_EXPECT_EQ(test, unrelated, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+/*
+ * rdpmc: before a thread may read the counters, those another thread
+ * used on this CPU are zeroed; then CR4.PCE is set.
+ */
+static void user_read_zeroes_counters_others_used(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write zero[] = { { 0x4c3, 0 }, { 0x30a, 0 } };
+	unsigned int again;
+	int pce;
+
+	c->desc = &skylake;
+	add(c, 2, INST_RETIRED | SEL_USR, 0);
+	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
+	preempt_disable();
+	disarm(c);
+	arm(test);
+	perfctr_cpu_user_read(true);
+	pce = c->pce;
+	again = c->nr_writes;
+	perfctr_cpu_user_read(true);
+	again = c->nr_writes - again;
+	perfctr_cpu_user_read(false);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, pce, 1);
+	KUNIT_EXPECT_EQ(test, c->pce, 0);
+	/* Nothing used since: nothing to zero the second time. */
+	KUNIT_EXPECT_EQ(test, again, 0);
+	expect_writes(test, zero, ARRAY_SIZE(zero));
+}
+
+/* After the counters come from perf, whatever it left is zeroed. */
+static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write zero[] = {
+		{ 0x4c1, 0 }, { 0x4c2, 0 }, { 0x4c3, 0 }, { 0x4c4, 0 },
+		{ 0x309, 0 }, { 0x30a, 0 }, { 0x30b, 0 },
+	};
+	unsigned int again;
+
+	c->desc = &skylake;
+	preempt_disable();
+	disarm(c);
+	preempt_enable();
+	take_counters(test);
+	preempt_disable();
+	perfctr_cpu_user_read(true);
+	again = c->nr_writes;
+	perfctr_cpu_user_read(true);
+	again = c->nr_writes - again;
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, again, 0);
+	expect_writes(test, zero, ARRAY_SIZE(zero));
+}
+
+/* AMD: the core counters are reserved as perf names them, pair by pair. */
+static void zen2_reserves_core_counters_busy_is_ebusy(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+
+	c->desc = &zen2;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, c->reserved, 0x3f);
+	perfctr_cpu_release();
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+
+	c->taken = BIT_ULL(4);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_reserve(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+
+	c->desc = &k10;
+	c->taken = 0;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
+	perfctr_cpu_release();
+	KUNIT_EXPECT_EQ(test, c->reserved, 0);
+}
+
+/* One control on a Zen 2: @evntsel on core counter @map. */
+static int zen2_check_one(struct kunit *test, u32 map, u64 evntsel,
+			  s64 ireset, bool allow_kernel)
+{
+	struct program_test_ctx *c = test->priv;
+
+	memset(&c->control, 0, sizeof(c->control));
+	c->desc = &zen2;
+	add(c, map, evntsel, ireset);
+	return check(c, allow_kernel);
+}
+
+static void zen2_evntsel_rules(struct kunit *test)
+{
+	u64 sel = 0xc0 | SEL_USR;
+
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel, 0, false), 0);
+	/* EventSelect[11:8] at bits 35:32, HostOnly and GuestOnly. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | 0xfULL << 32, 0,
+					     false), 0);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | 0x3ULL << 40, 0,
+					     false), 0);
+	/* The driver's enable and interrupt bits. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_EN, 0, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_INT, 0, true),
+			-EINVAL);
+	/* Reserved: bit 19, bit 21 (no AnyThread), 39:36, 63:42. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_PC, 0, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_ANY, 0, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | BIT_ULL(36), 0,
+					     true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | BIT_ULL(42), 0,
+					     true), -EINVAL);
+	/* Neither mode: AMD would count both, so it is refused. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, 0xc0, 0, true), -EINVAL);
+	/* Kernel mode needs the privilege. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_OS, 0, false),
+			-EACCES);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_OS, 0, true),
+			0);
+	/* Six counters, no fixed ones; 48-bit i-mode presets. */
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 6, sel, 0, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, PERFCTR_MAP_X86_FIXED, SEL_USR,
+					     0, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 5, sel, -(1LL << 47), true),
+			0);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 5, sel, -(1LL << 47) - 1,
+					     true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_counter_width(5), 48);
+}
+
 static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE(skylake_resume_and_suspend_write_sequence),
 	KUNIT_CASE(icelake_fixed_counters_get_pmi_and_global_bits),
@@ -489,6 +942,15 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE(imode_reset_value_must_fit_the_counter),
 	KUNIT_CASE(first_user_reserves_every_counter_last_releases),
 	KUNIT_CASE(counter_held_by_perf_is_ebusy),
+	KUNIT_CASE(skylake_pmi_clears_counter_status_bits_only),
+	KUNIT_CASE(zen4_pmi_clears_through_global_status_clr),
+	KUNIT_CASE(zen2_pmi_finds_overflow_from_counter_value),
+	KUNIT_CASE(zen2_disabled_counters_are_not_looked_at),
+	KUNIT_CASE(pmi_is_ours_only_while_we_hold_the_counters),
+	KUNIT_CASE(user_read_zeroes_counters_others_used),
+	KUNIT_CASE(user_read_after_reservation_zeroes_every_counter),
+	KUNIT_CASE(zen2_reserves_core_counters_busy_is_ebusy),
+	KUNIT_CASE(zen2_evntsel_rules),
 	{}
 };
 

@@ -34,7 +34,7 @@
  * and 2.7 used major 5 with native C types.
  */
 #define PERFCTR_ABI_MAJOR	6
-#define PERFCTR_ABI_MINOR	0
+#define PERFCTR_ABI_MINOR	1
 #define PERFCTR_ABI_VERSION	((PERFCTR_ABI_MAJOR << 16) | PERFCTR_ABI_MINOR)
 
 /* Most counters one control can describe (x86: GP + fixed; arm64: 31+1). */
@@ -213,6 +213,11 @@ struct perfctr_cpu_state {
 #define VPERFCTR_STATE_DEAD	0x02	/* owner has exited */
 #define VPERFCTR_STATE_DETACHED	0x04	/* state has no owner any more */
 #define VPERFCTR_STATE_OVERFLOW	0x08	/* i-mode overflow, awaits iresume */
+/*
+ * The owner may read its hardware counters in user mode (x86: rdpmc with
+ * the pmc[].map index), for as long as its control has hardware counters.
+ */
+#define VPERFCTR_STATE_RDPMC	0x10
 
 /*
  * The page seen through mmap() on a vperfctr file descriptor: read-only,

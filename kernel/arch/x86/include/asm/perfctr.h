@@ -58,11 +58,14 @@ extern struct perfctr_cpu_desc perfctr_cpu_desc;
 /*
  * The counter driver.  The generic code keeps the sums and does the
  * width-aware arithmetic; the driver only checks controls and moves values
- * in and out of the hardware.  All but check_control(), reserve() and
- * release() run with interrupts off on the CPU whose counters they touch,
- * and only for the hardware counters of a control (never for software
- * counters).  reserve() and release() bracket the life of every control
- * with hardware counters.
+ * in and out of the hardware.  All but check_control(), reserve(),
+ * release() and has_user_read() run with interrupts off on the CPU whose
+ * counters they touch, and only for the hardware counters of a control
+ * (never for software counters).  reserve() and release() bracket the
+ * life of every control with hardware counters.  user_read() lets the
+ * thread about to run on this CPU read the counters in user mode, or
+ * takes that away again; it is called only when has_user_read() said
+ * yes when the control was set.
  */
 u64 perfctr_cpu_read_tsc(void);
 int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
@@ -75,5 +78,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 void perfctr_cpu_disable(const struct perfctr_cpu_state *state);
 int perfctr_cpu_reserve(void);
 void perfctr_cpu_release(void);
+bool perfctr_cpu_has_user_read(void);
+void perfctr_cpu_user_read(bool allow);
 
 #endif /* _ASM_X86_PERFCTR_H */
