@@ -6,6 +6,7 @@
 #   make check     every test: host, KUnit and kselftests on a debug kernel,
 #                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel
 #   make run       boot the demo kernel with an interactive shell
+#   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
 #   make patch     the git am-able patch series, in $(O)/patches
 #   make clean     remove build products, keep the unpacked kernel source
 #   make distclean remove $(O) entirely
@@ -42,7 +43,7 @@ export O
 
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
-	w1 initramfs-demo initramfs-check
+	w1 initramfs-demo initramfs-check install initramfs-bench bench
 
 all: kernel-demo user
 
@@ -114,6 +115,7 @@ user: | deps
 	@+$(USER_MAKE) -C $(TOP)/lib examples
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE) -C $(TOP)/tools/examples
+	@+$(USER_MAKE) -C $(TOP)/tools/bench
 	@$(TOP)/scripts/build-selftests $(TREE) $(TOP)/selftests $(USER)
 
 user: tree
@@ -122,11 +124,31 @@ host-test: | deps
 	@+$(USER_MAKE) -C $(TOP)/lib test
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex test
 
+# --- Install ---------------------------------------------------------------
+
+# libperfctr (headers, libraries, pkg-config file, man pages), perfex and
+# the man pages of the system calls, under PREFIX in DESTDIR.  It builds
+# what it installs, and needs no kernel tree.
+PREFIX		?= /usr/local
+
+install:
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+	@+$(USER_MAKE) -C $(TOP)/lib install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	@+$(USER_MAKE) -C $(TOP)/tools/perfex
+	@install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man2
+	@install -m 755 $(USER)/perfex $(DESTDIR)$(PREFIX)/bin/
+	@install -m 644 $(TOP)/tools/perfex/perfex.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
+	@install -m 644 $(TOP)/man/man2/*.2 $(DESTDIR)$(PREFIX)/share/man/man2/
+
 # --- Boot ------------------------------------------------------------------
 
 GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(USER)/examples/forker $(USER)/examples/self_count \
-	$(USER)/vperfctr_test $(TOP)/tools/perfex/tests/perfex-e2e.sh
+	$(USER)/examples/irq_count $(USER)/examples/remote_read \
+	$(USER)/vperfctr_test $(TOP)/tools/perfex/tests/perfex-e2e.sh \
+	$(TOP)/lib/examples/examples-e2e.sh
 
 initramfs-demo: kernel-demo user
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo.cpio \
@@ -146,6 +168,18 @@ run: kernel-demo user
 		$(TOP)/scripts/guest/init-run $(GUEST_BINS)
 	@$(TOP)/scripts/run-qemu --interactive \
 		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-run.cpio
+
+# The benchmark on the demo kernel, which has perf events too: only the
+# table is printed, the console is in $(O)/bench.log.
+initramfs-bench: kernel-demo user
+	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-bench.cpio \
+		$(TOP)/scripts/guest/init-bench $(USER)/vperfctr_bench
+
+bench: initramfs-bench
+	@echo "  BENCH   in QEMU, console in $(O)/bench.log"
+	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/bench.log \
+		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-bench.cpio >/dev/null
+	@$(TOP)/scripts/bench-report $(O)/bench.log
 
 check: | deps
 	@$(TOP)/scripts/check

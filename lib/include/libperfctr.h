@@ -8,14 +8,28 @@
  * and drop it with vperfctr_close().  Closing a handle leaves the counters
  * of the thread running; vperfctr_unlink() detaches them from the thread.
  *
- * The library keeps no global state.  Functions that return int return 0
- * (or a non-negative value) on success and -1 with errno set on failure;
- * functions that return a pointer return NULL with errno set.
+ * A struct rvperfctr is the same for another thread, one the caller
+ * holds stopped under ptrace.  perfctr_info_read() describes the
+ * machine's counters, and <perfctr/events.h>, included below, turns event
+ * names such as "cycles:u" or "page-faults" into counters of a control.
+ *
+ * The library keeps no global state and prints nothing, except
+ * perfctr_info_print() and perfctr_info_fprint(), whose job it is.
+ * Functions that return int return 0 (or a non-negative value) on
+ * success and -1 with errno set on failure; functions that return a
+ * pointer return NULL with errno set.
+ *
+ * The functions keep their perfctr 2.7 names and arguments, except
+ * vperfctr_read_state(), which takes a fourth (NULL will do), and
+ * _vperfctr_open(), which takes a thread ID first; the structures of
+ * <linux/perfctr.h> have fixed-width fields.  libperfctr(3) has the rest.
  */
 #ifndef LIBPERFCTR_H
 #define LIBPERFCTR_H
 
+#include <stdio.h>
 #include <linux/perfctr.h>
+#include <perfctr/events.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +53,7 @@ struct vperfctr *vperfctr_open_tid(int tid, int creat);
 struct vperfctr *vperfctr_from_fd(int fd);
 void vperfctr_close(struct vperfctr *vperfctr);
 int vperfctr_fd(const struct vperfctr *vperfctr);
+int vperfctr_info(const struct vperfctr *vperfctr, struct perfctr_info *info);
 
 /*
  * Control.
@@ -85,13 +100,15 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
 /*
  * Reading.
  *
- * vperfctr_read_tsc() and vperfctr_read_ctrs() compute the current sums
- * from the mapped state page when they can, and fall back to the
+ * vperfctr_read_tsc(), vperfctr_read_pmc() and vperfctr_read_ctrs()
+ * compute the current sums from the mapped state page when they can (on
+ * the owner thread, hardware counters with rdpmc), and fall back to the
  * vperfctr_read system call otherwise.  Software counters are read from
  * the page too, task-clock included (from the TSC and the page's
- * time_mult and time_shift).  vperfctr_read_tsc() returns 0
- * with errno set if both ways fail, and leaves errno alone otherwise, so
- * clear errno first to tell a failure from a TSC sum of 0.
+ * time_mult and time_shift).  vperfctr_read_tsc() and
+ * vperfctr_read_pmc() return 0 with errno set if both ways fail (EINVAL
+ * for @i not below PERFCTR_MAX_NRCTRS), and leave errno alone otherwise,
+ * so clear errno first to tell a failure from a sum of 0.
  * vperfctr_read_state() always makes the system call; any of its
  * pointers may be NULL.  @children receives the children sums: the
  * final sums of every thread and process that inherited the counters
@@ -101,6 +118,8 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
  * enabled, 0 if none.
  */
 unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr);
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
+				     unsigned int i);
 int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 		       struct perfctr_sum_ctrs *sum);
 int vperfctr_read_state(const struct vperfctr *vperfctr,
@@ -110,6 +129,59 @@ int vperfctr_read_state(const struct vperfctr *vperfctr,
 int vperfctr_read_children(const struct vperfctr *vperfctr,
 			   struct perfctr_sum_ctrs *children);
 int vperfctr_is_running(const struct vperfctr *vperfctr);
+
+/*
+ * Another thread's counters.
+ *
+ * rvperfctr_open() opens the state of thread @pid, creating it if the
+ * thread has none; the thread must be stopped under the caller's ptrace
+ * control (the kernel's rule, EPERM otherwise), and so must it be for
+ * rvperfctr_control(), rvperfctr_stop(), rvperfctr_iresume() and
+ * rvperfctr_unlink(), which do what their vperfctr_ twins do.  The reads
+ * are system calls, allowed at any time; rvperfctr_read_state() has
+ * perfctr 2.7's arguments (no children sums: use _vperfctr_read() on
+ * rvperfctr_fd() for those).  A @pid of 0 or less fails with EINVAL.
+ */
+struct rvperfctr;	/* opaque */
+
+struct rvperfctr *rvperfctr_open(int pid);
+void rvperfctr_close(struct rvperfctr *rvperfctr);
+int rvperfctr_pid(const struct rvperfctr *rvperfctr);
+int rvperfctr_fd(const struct rvperfctr *rvperfctr);
+int rvperfctr_info(const struct rvperfctr *rvperfctr,
+		   struct perfctr_info *info);
+int rvperfctr_control(const struct rvperfctr *rvperfctr,
+		      const struct vperfctr_control *control);
+int rvperfctr_stop(const struct rvperfctr *rvperfctr);
+int rvperfctr_iresume(const struct rvperfctr *rvperfctr);
+int rvperfctr_unlink(const struct rvperfctr *rvperfctr);
+int rvperfctr_read_ctrs(const struct rvperfctr *rvperfctr,
+			struct perfctr_sum_ctrs *sum);
+int rvperfctr_read_state(const struct rvperfctr *rvperfctr,
+			 struct perfctr_sum_ctrs *sum,
+			 struct vperfctr_control *control);
+
+/*
+ * The machine's counters.
+ *
+ * perfctr_info_read() reads the description of the counter driver from
+ * /sys/kernel/perfctr/.  It fails with ENOSYS if sysfs is mounted and has
+ * no perfctr (the kernel has none), ENOENT if /sys/kernel is missing
+ * (sysfs not mounted), EPROTO if the files are not as this library knows
+ * them or the kernel's ABI major version is not PERFCTR_ABI_MAJOR (@info
+ * is filled in then all the same).  vperfctr_info() and rvperfctr_info(),
+ * perfctr 2.7's names for it, do the same.  perfctr_info_nrctrs() is the
+ * number of hardware counters, general-purpose and fixed;
+ * perfctr_info_cpu_name() the driver's name by cpu_type, e.g. "x86 TSC".
+ * perfctr_info_print() prints the fields to stdout, one a line, and
+ * perfctr_info_fprint() to @stream, returning 0 or -1 with errno if the
+ * stream fails.
+ */
+int perfctr_info_read(struct perfctr_info *info);
+unsigned int perfctr_info_nrctrs(const struct perfctr_info *info);
+const char *perfctr_info_cpu_name(const struct perfctr_info *info);
+void perfctr_info_print(const struct perfctr_info *info);
+int perfctr_info_fprint(FILE *stream, const struct perfctr_info *info);
 
 /*
  * The raw system calls, for callers that manage descriptors themselves.

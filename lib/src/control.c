@@ -37,8 +37,8 @@ static int sw_modes_valid(unsigned int event, unsigned int modes)
  * @imode.  The a-mode counters are 0 .. nractrs-1 and the i-mode ones
  * follow, so an a-mode counter cannot come after an i-mode one.
  */
-static int add_counter(struct vperfctr_control *control, __u32 map,
-		       __u64 evntsel, __s64 ireset, int imode)
+int vperfctr_control_append(struct vperfctr_control *control, __u32 map,
+			    __u64 evntsel, __s64 ireset, int imode)
 {
 	struct perfctr_cpu_control *cpu = &control->cpu_control;
 	unsigned int n;
@@ -71,7 +71,8 @@ int vperfctr_control_add_sw(struct vperfctr_control *control,
 		errno = EINVAL;
 		return -1;
 	}
-	return add_counter(control, PERFCTR_MAP_SOFTWARE | event, modes, 0, 0);
+	return vperfctr_control_append(control, PERFCTR_MAP_SOFTWARE | event,
+				       modes, 0, 0);
 }
 
 int vperfctr_control_add_sw_irq(struct vperfctr_control *control,
@@ -84,18 +85,23 @@ int vperfctr_control_add_sw_irq(struct vperfctr_control *control,
 		return -1;
 	}
 	/* The kernel interrupts when the counter, preset to -period, wraps. */
-	return add_counter(control, PERFCTR_MAP_SOFTWARE | event, modes,
-			   -(__s64)period, 1);
+	return vperfctr_control_append(control, PERFCTR_MAP_SOFTWARE | event,
+				       modes, -(__s64)period, 1);
 }
 
-int vperfctr_stop(const struct vperfctr *vperfctr)
+int vperfctr_stop_fd(int fd)
 {
 	struct vperfctr_control control;
 
 	/* All off.  The kernel still resets the TSC sum: it has no bit. */
 	memset(&control, 0, sizeof(control));
 	control.preserve = ~0u;
-	return _vperfctr_control(vperfctr->fd, &control);
+	return _vperfctr_control(fd, &control);
+}
+
+int vperfctr_stop(const struct vperfctr *vperfctr)
+{
+	return vperfctr_stop_fd(vperfctr->fd);
 }
 
 int vperfctr_unlink(const struct vperfctr *vperfctr)

@@ -88,8 +88,16 @@ int vperfctr_state_check(const struct vperfctr_state *state)
 	return 0;
 }
 
+/*
+ * The functions below are inlined into each entry point, so that with
+ * the CPU's own clock, a constant, the indirect calls become the rdtsc
+ * and rdpmc instructions themselves: a read of the TSC alone is then a
+ * few loads around one rdtsc.
+ */
+#define always_inline	inline __attribute__((always_inline))
+
 /* The TSC now, read at most once per snapshot: 0, or -1 if unreadable. */
-static int tsc_now(const struct vperfctr_clock *clock, __u64 *now, int *have)
+static always_inline int tsc_now(const struct vperfctr_clock *clock, __u64 *now, int *have)
 {
 	if (!*have) {
 		if (!clock->read_tsc)
@@ -105,7 +113,7 @@ static int tsc_now(const struct vperfctr_clock *clock, __u64 *now, int *have)
  * @delta: 0, or -1 if this reader cannot know.  @now and @have_now are
  * the snapshot's TSC, as for tsc_now().
  */
-static int live_delta(const struct vperfctr_state *state,
+static always_inline int live_delta(const struct vperfctr_state *state,
 		      const struct perfctr_pmc_state *pmc,
 		      const struct vperfctr_clock *clock,
 		      __u64 *now, int *have_now, __u64 *delta)
@@ -139,12 +147,14 @@ static int live_delta(const struct vperfctr_state *state,
 }
 
 /*
- * One consistent snapshot of the page into @sum: the TSC, and when
- * @with_pmcs the other counters too.
+ * One consistent snapshot of the page into @sum: the TSC if @with_tsc,
+ * and counters @first to @end - 1.  The other fields of @sum are left
+ * alone.
  */
-static int read_page(const struct vperfctr_state *state,
+static always_inline int read_page(const struct vperfctr_state *state,
 		     const struct vperfctr_clock *clock,
-		     struct perfctr_sum_ctrs *sum, int with_pmcs)
+		     struct perfctr_sum_ctrs *sum, int with_tsc,
+		     unsigned int first, unsigned int end)
 {
 	const struct perfctr_cpu_state *cpu = &state->cpu_state;
 	unsigned int tries, i, nrctrs;
@@ -159,33 +169,33 @@ static int read_page(const struct vperfctr_state *state,
 		live = (flags & VPERFCTR_STATE_ONCPU) != 0;
 		have_now = 0;
 
-		sum->tsc = load(cpu->tsc_sum);
-		if (live && perfctr_cstatus_has_tsc(cstatus)) {
-			if (tsc_now(clock, &now, &have_now) < 0)
-				goto unsupported;
-			sum->tsc += now - load(cpu->tsc_start);
+		if (with_tsc) {
+			sum->tsc = load(cpu->tsc_sum);
+			if (live && perfctr_cstatus_has_tsc(cstatus)) {
+				if (tsc_now(clock, &now, &have_now) < 0)
+					goto unsupported;
+				sum->tsc += now - load(cpu->tsc_start);
+			}
 		}
 
-		nrctrs = with_pmcs ? perfctr_cstatus_nrctrs(cstatus) : 0;
-		if (nrctrs > PERFCTR_MAX_NRCTRS)
-			nrctrs = PERFCTR_MAX_NRCTRS;	/* torn: seq decides */
-		for (i = 0; i < nrctrs; i++) {
+		/*
+		 * Counters not running now (after an overflow, or beyond
+		 * the control) read as their sums, as vperfctr_read() has
+		 * them.
+		 */
+		nrctrs = perfctr_cstatus_nrctrs(cstatus);
+		for (i = first; i < end; i++) {
 			const struct perfctr_pmc_state *pmc = &cpu->pmc[i];
 
 			sum->pmc[i] = load(pmc->sum);
-			if (!live)
+			/* nrctrs may be torn and too large: seq decides. */
+			if (!live || i >= nrctrs)
 				continue;
 			if (live_delta(state, pmc, clock, &now, &have_now,
 				       &delta) < 0)
 				goto unsupported;
 			sum->pmc[i] += delta;
 		}
-		/*
-		 * Counters not running now (after an overflow, or beyond the
-		 * control) read as their sums, as vperfctr_read() has them.
-		 */
-		for (i = nrctrs; with_pmcs && i < PERFCTR_MAX_NRCTRS; i++)
-			sum->pmc[i] = load(cpu->pmc[i].sum);
 
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) && load(state->seq) == seq)
@@ -213,7 +223,7 @@ int vperfctr_state_read_tsc(const struct vperfctr_state *state,
 {
 	struct perfctr_sum_ctrs sum;
 
-	if (read_page(state, clock, &sum, 0) < 0)
+	if (read_page(state, clock, &sum, 1, 0, 0) < 0)
 		return -1;
 	*tsc = sum.tsc;
 	return 0;
@@ -223,7 +233,7 @@ int vperfctr_state_read_tsc(const struct vperfctr_state *state,
  * vperfctr_state_read_ctrs - all counter sums from a state page
  * @state: the mapped page
  * @clock: the live counters of the CPU the caller runs on
- * @sum: where the values go; counters beyond those enabled read as 0
+ * @sum: where the values go; counters not running read as their sums
  *
  * Return: 0, or -1 with errno EAGAIN (the page kept changing) or
  * EOPNOTSUPP (counters are live but @clock cannot read them, or the
@@ -233,5 +243,111 @@ int vperfctr_state_read_ctrs(const struct vperfctr_state *state,
 			     const struct vperfctr_clock *clock,
 			     struct perfctr_sum_ctrs *sum)
 {
-	return read_page(state, clock, sum, 1);
+	return read_page(state, clock, sum, 1, 0, PERFCTR_MAX_NRCTRS);
+}
+
+/**
+ * vperfctr_state_read_pmc - one counter's sum from a state page
+ * @state: the mapped page
+ * @clock: the live counters of the CPU the caller runs on
+ * @i: the counter, below PERFCTR_MAX_NRCTRS
+ * @value: where the value goes
+ *
+ * The same as vperfctr_state_read_ctrs() for sum.pmc[@i], without
+ * touching the other counters or the TSC (which task-clock still reads).
+ *
+ * Return: 0, or -1 with errno EINVAL (@i out of range), EAGAIN or
+ * EOPNOTSUPP.
+ */
+int vperfctr_state_read_pmc(const struct vperfctr_state *state,
+			    const struct vperfctr_clock *clock,
+			    unsigned int i, __u64 *value)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (i >= PERFCTR_MAX_NRCTRS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (read_page(state, clock, &sum, 0, i, i + 1) < 0)
+		return -1;
+	*value = sum.pmc[i];
+	return 0;
+}
+
+/*
+ * The CPU's own clock, as the library reads a page: with rdpmc only for
+ * the caller's own state, whose counters are the ones on this CPU.
+ */
+static const struct vperfctr_clock cpu_clock_self = {
+	.read_tsc = CPU_HAS_TSC ? cpu_clock_read_tsc : NULL,
+	.read_pmc = CPU_HAS_PMC ? cpu_clock_read_pmc : NULL,
+};
+
+static const struct vperfctr_clock cpu_clock_other = {
+	.read_tsc = CPU_HAS_TSC ? cpu_clock_read_tsc : NULL,
+};
+
+/**
+ * vperfctr_cpu_read_tsc - vperfctr_state_read_tsc() with the CPU's clock
+ * @state: the mapped page
+ * @tsc: where the value goes
+ *
+ * Return: as vperfctr_state_read_tsc().
+ */
+int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, __u64 *tsc)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (read_page(state, &cpu_clock_other, &sum, 1, 0, 0) < 0)
+		return -1;
+	*tsc = sum.tsc;
+	return 0;
+}
+
+/**
+ * vperfctr_cpu_read_ctrs - vperfctr_state_read_ctrs() with the CPU's clock
+ * @state: the mapped page
+ * @is_self: the page is the calling thread's own
+ * @sum: where the values go
+ *
+ * Return: as vperfctr_state_read_ctrs().
+ */
+int vperfctr_cpu_read_ctrs(const struct vperfctr_state *state, int is_self,
+			   struct perfctr_sum_ctrs *sum)
+{
+	if (is_self)
+		return read_page(state, &cpu_clock_self, sum, 1, 0,
+				 PERFCTR_MAX_NRCTRS);
+	return read_page(state, &cpu_clock_other, sum, 1, 0,
+			 PERFCTR_MAX_NRCTRS);
+}
+
+/**
+ * vperfctr_cpu_read_pmc - vperfctr_state_read_pmc() with the CPU's clock
+ * @state: the mapped page
+ * @is_self: the page is the calling thread's own
+ * @i: the counter, below PERFCTR_MAX_NRCTRS
+ * @value: where the value goes
+ *
+ * Return: as vperfctr_state_read_pmc().
+ */
+int vperfctr_cpu_read_pmc(const struct vperfctr_state *state, int is_self,
+			  unsigned int i, __u64 *value)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	if (i >= PERFCTR_MAX_NRCTRS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (is_self)
+		ret = read_page(state, &cpu_clock_self, &sum, 0, i, i + 1);
+	else
+		ret = read_page(state, &cpu_clock_other, &sum, 0, i, i + 1);
+	if (ret < 0)
+		return -1;
+	*value = sum.pmc[i];
+	return 0;
 }

@@ -20,4 +20,15 @@ struct vperfctr {
 	size_t map_size;
 };
 
+/* control.c */
+int vperfctr_control_append(struct vperfctr_control *control, __u32 map,
+			    __u64 evntsel, __s64 ireset, int imode);
+int vperfctr_stop_fd(int fd);
+
+/*
+ * info.c: perfctr_info_read() from @dir instead of /sys/kernel, which
+ * must then hold a perfctr/ directory; for the tests.
+ */
+int perfctr_info_read_dir(const char *dir, struct perfctr_info *info);
+
 #endif /* LIBPERFCTR_INTERNAL_H */

@@ -9,32 +9,22 @@
 #include "internal.h"
 
 /*
- * The counters of the CPU we run on are the state's only if the state is
- * ours; for anyone else's state only the TSC may be read live.
+ * From the mapped page when it can be read there; the hardware counters
+ * of the CPU we run on are the state's only if the state is ours.  The
+ * system call otherwise.  Only a failure of both may change errno: a
+ * count of 0 is no error.
  */
-static void clock_for(const struct vperfctr *vperfctr,
-		      struct vperfctr_clock *clock)
-{
-	*clock = vperfctr_cpu_clock;
-	if (!vperfctr->is_self)
-		clock->read_pmc = NULL;
-}
-
 unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
 {
 	struct perfctr_sum_ctrs sum;
-	struct vperfctr_clock clock;
-	int err = errno;
+	int err;
 	__u64 tsc;
 
-	if (vperfctr->state) {
-		clock_for(vperfctr, &clock);
-		if (vperfctr_state_read_tsc(vperfctr->state, &clock, &tsc) == 0)
-			return tsc;
-	}
+	if (vperfctr->state && vperfctr_cpu_read_tsc(vperfctr->state, &tsc) == 0)
+		return tsc;
+	err = errno;
 	if (_vperfctr_read(vperfctr->fd, &sum, NULL, NULL) < 0)
 		return 0;
-	/* Only a failure may change errno: a TSC of 0 is no error. */
 	errno = err;
 	return sum.tsc;
 }
@@ -42,14 +32,38 @@ unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
 int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 		       struct perfctr_sum_ctrs *sum)
 {
-	struct vperfctr_clock clock;
+	int err;
 
-	if (vperfctr->state) {
-		clock_for(vperfctr, &clock);
-		if (vperfctr_state_read_ctrs(vperfctr->state, &clock, sum) == 0)
-			return 0;
+	if (vperfctr->state &&
+	    vperfctr_cpu_read_ctrs(vperfctr->state, vperfctr->is_self, sum) == 0)
+		return 0;
+	err = errno;
+	if (_vperfctr_read(vperfctr->fd, sum, NULL, NULL) < 0)
+		return -1;
+	errno = err;
+	return 0;
+}
+
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
+				     unsigned int i)
+{
+	struct perfctr_sum_ctrs sum;
+	int err;
+	__u64 value;
+
+	if (i >= PERFCTR_MAX_NRCTRS) {
+		errno = EINVAL;
+		return 0;
 	}
-	return _vperfctr_read(vperfctr->fd, sum, NULL, NULL);
+	if (vperfctr->state &&
+	    vperfctr_cpu_read_pmc(vperfctr->state, vperfctr->is_self, i,
+				  &value) == 0)
+		return value;
+	err = errno;
+	if (_vperfctr_read(vperfctr->fd, &sum, NULL, NULL) < 0)
+		return 0;
+	errno = err;
+	return sum.pmc[i];
 }
 
 int vperfctr_read_state(const struct vperfctr *vperfctr,

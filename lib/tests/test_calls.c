@@ -412,6 +412,174 @@ static void test_foreign_page(void)
 	       "open existing, page of another ABI: state left attached");
 }
 
+static void test_read_pmc(void)
+{
+	struct vperfctr_state state;
+	struct vperfctr *vperfctr;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	kernel.sum_out.pmc[3] = 4242;
+	errno = 0;
+	tap_is_u64(vperfctr_read_pmc(vperfctr, 3), 4242,
+		   "read_pmc unmapped: value from the system call");
+	tap_ok(errno == 0 && kernel.ncalls == 2 &&
+	       kernel.call[1].nr == __NR_vperfctr_read &&
+	       kernel.call[1].arg[0] == fd && kernel.call[1].arg[1] &&
+	       !kernel.call[1].arg[2] && !kernel.call[1].arg[3],
+	       "read_pmc unmapped: vperfctr_read(fd, sum, NULL, NULL)");
+	errno = 0;
+	tap_ok(vperfctr_read_pmc(vperfctr, PERFCTR_MAX_NRCTRS) == 0 &&
+	       errno == EINVAL && kernel.ncalls == 2,
+	       "read_pmc of counter %d: 0, EINVAL, no system call",
+	       PERFCTR_MAX_NRCTRS);
+	will_fail(EBADF);
+	errno = 0;
+	tap_ok(vperfctr_read_pmc(vperfctr, 0) == 0 && errno == EBADF,
+	       "read_pmc failing: 0 with errno");
+	vperfctr_close(vperfctr);
+
+	/* A running software counter: read from the page. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 2);
+	state.cpu_state.pmc[1].map = PERFCTR_MAP_SOFTWARE |
+				     PERFCTR_SW_PAGE_FAULTS;
+	state.cpu_state.pmc[1].width = 64;
+	state.cpu_state.pmc[1].sum = 77;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	errno = 0;
+	tap_is_u64(vperfctr_read_pmc(vperfctr, 1), 77,
+		   "read_pmc mapped: a software counter from the page");
+	tap_ok(errno == 0 && kernel.ncalls == 1,
+	       "read_pmc mapped: no system call");
+	vperfctr_close(vperfctr);
+
+	/* A live hardware counter this reader cannot rdpmc. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, 1);
+	state.cpu_state.pmc[0].map = 0;
+	state.cpu_state.pmc[0].width = 48;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	kernel.sum_out.pmc[0] = 5150;
+	tap_ok(vperfctr_read_pmc(vperfctr, 0) == 5150 && kernel.ncalls == 2,
+	       "read_pmc mapped, live PMC, no RDPMC: the system call");
+	vperfctr_close(vperfctr);
+}
+
+static void test_remote_open(void)
+{
+	struct rvperfctr *rvperfctr;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	rvperfctr = rvperfctr_open(1234);
+	tap_ok(rvperfctr && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 1234, 1),
+	       "rvperfctr_open: vperfctr_open(pid, 1)");
+	tap_ok(rvperfctr && rvperfctr_pid(rvperfctr) == 1234 &&
+	       rvperfctr_fd(rvperfctr) == fd,
+	       "rvperfctr_open: pid and descriptor kept");
+	tap_is_int(kernel.ncalls, 1, "rvperfctr_open: the page is not mapped");
+	rvperfctr_close(rvperfctr);
+	tap_ok(fcntl(fd, F_GETFD) < 0 && errno == EBADF,
+	       "rvperfctr_close: descriptor closed");
+
+	fd = unmappable_fd();
+	boot();
+	will_fail(EEXIST);
+	will_return(fd);
+	rvperfctr = rvperfctr_open(1234);
+	tap_ok(rvperfctr && kernel.ncalls == 2 &&
+	       called(1, __NR_vperfctr_open, 1234, 0),
+	       "rvperfctr_open, state exists: opened with vperfctr_open(pid, "
+	       "0)");
+	rvperfctr_close(rvperfctr);
+
+	boot();
+	will_fail(EPERM);
+	errno = 0;
+	tap_ok(!rvperfctr_open(1234) && errno == EPERM && kernel.ncalls == 1,
+	       "rvperfctr_open, thread not ptrace-stopped: EPERM");
+	boot();
+	errno = 0;
+	tap_ok(!rvperfctr_open(0) && errno == EINVAL && kernel.ncalls == 0,
+	       "rvperfctr_open(0): EINVAL, no system call");
+	errno = 0;
+	tap_ok(!rvperfctr_open(-5) && errno == EINVAL && kernel.ncalls == 0,
+	       "rvperfctr_open(-5): EINVAL, no system call");
+	errno = EINTR;
+	rvperfctr_close(NULL);
+	tap_is_int(errno, EINTR, "rvperfctr_close(NULL) is a no-op");
+}
+
+static void test_remote_calls(void)
+{
+	struct vperfctr_control control, stop, got;
+	struct perfctr_sum_ctrs sum;
+	struct rvperfctr *rvperfctr;
+	const struct call *call;
+	int fd = unmappable_fd();
+
+	boot();
+	will_return(fd);
+	rvperfctr = rvperfctr_open(99);
+	if (!rvperfctr)
+		abort();
+
+	memset(&control, 0, sizeof(control));
+	control.cpu_control.tsc_on = 1;
+	tap_ok(rvperfctr_control(rvperfctr, &control) == 0 &&
+	       kernel.call[1].nr == __NR_vperfctr_control &&
+	       kernel.call[1].arg[0] == fd &&
+	       !memcmp(&kernel.control_in, &control, sizeof(control)),
+	       "rvperfctr_control: descriptor and control passed");
+	memset(&stop, 0, sizeof(stop));
+	stop.preserve = ~0u;
+	tap_ok(rvperfctr_stop(rvperfctr) == 0 &&
+	       kernel.call[2].nr == __NR_vperfctr_control &&
+	       !memcmp(&kernel.control_in, &stop, sizeof(stop)),
+	       "rvperfctr_stop: all off, PMC sums preserved");
+	tap_ok(rvperfctr_iresume(rvperfctr) == 0 &&
+	       called(3, __NR_vperfctr_iresume, fd, 0),
+	       "rvperfctr_iresume: descriptor passed");
+
+	kernel.sum_out.tsc = 1000;
+	kernel.sum_out.pmc[0] = 64;
+	kernel.control_out.cpu_control.nractrs = 1;
+	memset(&sum, 0, sizeof(sum));
+	call = &kernel.call[4];
+	tap_ok(rvperfctr_read_ctrs(rvperfctr, &sum) == 0 &&
+	       call->nr == __NR_vperfctr_read && call->arg[0] == fd &&
+	       call->arg[1] == (long)&sum && !call->arg[2] && !call->arg[3] &&
+	       sum.tsc == 1000 && sum.pmc[0] == 64,
+	       "rvperfctr_read_ctrs: vperfctr_read(fd, sum, NULL, NULL)");
+	call = &kernel.call[5];
+	tap_ok(rvperfctr_read_state(rvperfctr, &sum, &got) == 0 &&
+	       call->arg[1] == (long)&sum && call->arg[2] == (long)&got &&
+	       !call->arg[3] && got.cpu_control.nractrs == 1,
+	       "rvperfctr_read_state: vperfctr_read(fd, sum, control, "
+	       "NULL)");
+
+	will_fail(EPERM);
+	errno = 0;
+	tap_ok(rvperfctr_unlink(rvperfctr) == -1 && errno == EPERM &&
+	       called(6, __NR_vperfctr_unlink, fd, 0),
+	       "rvperfctr_unlink: descriptor passed, error returned");
+	tap_is_int(kernel.ncalls, 7, "remote calls: one system call each");
+	rvperfctr_close(rvperfctr);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -423,5 +591,8 @@ int main(void)
 	test_read_syscall();
 	test_read_page();
 	test_foreign_page();
+	test_read_pmc();
+	test_remote_open();
+	test_remote_calls();
 	return tap_done();
 }

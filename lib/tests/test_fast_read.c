@@ -500,6 +500,55 @@ static void test_task_clock_seq(void)
 		   "task-clock, seq changed mid-read: the new snapshot");
 }
 
+static void test_read_one_pmc(void)
+{
+	__u64 value = 0;
+	int ret;
+
+	/* Three live counters; only the one asked for is read. */
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+	      PERFCTR_CSTATUS_TSC_ON | 3, 100, 10, 200);
+	set_pmc(0, 5, 1000, 1);
+	set_pmc(1, 2, 50, 2);
+	set_pmc(2, SW(TASK_CLOCK), 150, 3);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	fake.pmc[5] = 1500;
+	fake.pmc[2] = 60;
+	ret = vperfctr_state_read_pmc(&page, &clock_all, 1, &value);
+	tap_ok(ret == 0 && value == 2 + 10, "read_pmc: counter 1 by its map");
+	tap_is_int(fake.tsc_reads, 0, "read_pmc: a hardware counter: no TSC");
+	ret = vperfctr_state_read_pmc(&page, &clock_all, 2, &value);
+	tap_ok(ret == 0 && value == 3 + 50 && fake.tsc_reads == 1,
+	       "read_pmc: task-clock reads the TSC");
+
+	/* Beyond the control: the sum. */
+	page.cpu_state.pmc[7].sum = 70;
+	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 7, &value);
+	tap_ok(ret == 0 && value == 70, "read_pmc: a counter not running");
+
+	value = 99;
+	errno = 0;
+	ret = vperfctr_state_read_pmc(&page, &clock_all, PERFCTR_MAX_NRCTRS,
+				      &value);
+	tap_ok(ret == -1 && errno == EINVAL && value == 99,
+	       "read_pmc: counter %d: EINVAL", PERFCTR_MAX_NRCTRS);
+	errno = 0;
+	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 0, &value);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "read_pmc: live hardware counter, no rdpmc: EOPNOTSUPP");
+
+	/* The page changes under the read: read again. */
+	setup(10, VPERFCTR_STATE_ONCPU, 1, 0, 0, 1750);
+	page.time_mult = 1u << 31;
+	page.time_shift = 31;
+	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
+	fake.on_first_read = task_clock_switched;
+	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 0, &value);
+	tap_ok(ret == 0 && value == 7000 + 100 && fake.tsc_reads == 2,
+	       "read_pmc: seq changed mid-read: the new snapshot");
+}
+
 static void test_check(void)
 {
 	setup(0, 0, 0, 0, 0, 0);
@@ -540,6 +589,7 @@ int main(void)
 	test_task_clock_unsupported();
 	test_mixed_live();
 	test_task_clock_seq();
+	test_read_one_pmc();
 	test_check();
 	return tap_done();
 }

@@ -1,135 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The events perfex counts: their names on the command line (-e), the
- * control that counts them, and where their values are in the sums.
+ * The events perfex counts: the names of -e, kept as written until the
+ * machine is known, then parsed and given counters by libperfctr
+ * (<perfctr/events.h>), which knows the events of each machine and says
+ * what is wrong with a name.  What is perfex's own is here:
  *
- *	tsc                          the time-stamp counter
- *	task-clock                   ns on a CPU
- *	context-switches, cs         times switched out
- *	cpu-migrations, migrations   times resumed on another CPU
- *	page-faults, faults          minor + major faults
- *	minor-faults, major-faults
+ *  - the defaults, those of perf stat: task-clock, context-switches,
+ *    cpu-migrations and page-faults, then cycles, instructions, branches
+ *    and branch-misses, as many of those as this machine's hardware
+ *    counters hold, and the TSC last;
+ *  - the fallback: an event counting user and kernel mode because it
+ *    has no modifier is counted in user mode, and named with ":u", if
+ *    the kernel refuses kernel mode (EACCES) to an unprivileged user, as
+ *    perf does;
+ *  - the listing of -l.
  *
- * The fault events take a modifier, as in perf: ":u" counts faults of
- * user-mode accesses, ":k" those of kernel accesses to user memory, ":uk"
- * both.  Without one they count both, and fall back to ":u" when the
- * kernel refuses kernel mode (EACCES) to an unprivileged user.
+ * The report names each event as libperfctr does (perfctr_event_spec's
+ * name): aliases resolved ("cs" is context-switches), the modifier as
+ * ":u", ":k" or ":uk".  These are the names metrics.c knows.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "events.h"
 
-struct event_name {
-	const char *name;
-	unsigned int type;
-};
+/* The OS bit of a hardware selector, and PERFCTR_SW_OS of a fault event. */
+#define KERNEL_MODE	PERFCTR_SW_OS
 
-static const struct event_name event_names[] = {
-	{ "tsc",		PERFEX_EVENT_TSC },
-	{ "task-clock",		PERFCTR_SW_TASK_CLOCK },
-	{ "context-switches",	PERFCTR_SW_CONTEXT_SWITCHES },
-	{ "cs",			PERFCTR_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations",	PERFCTR_SW_CPU_MIGRATIONS },
-	{ "migrations",		PERFCTR_SW_CPU_MIGRATIONS },
-	{ "page-faults",	PERFCTR_SW_PAGE_FAULTS },
-	{ "faults",		PERFCTR_SW_PAGE_FAULTS },
-	{ "minor-faults",	PERFCTR_SW_MINOR_FAULTS },
-	{ "major-faults",	PERFCTR_SW_MAJOR_FAULTS },
-};
-
-static const char *const default_events[] = {
+static const char *const software_defaults[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
-	"tsc",
 };
 
-static int is_fault_event(unsigned int type)
-{
-	return type == PERFCTR_SW_PAGE_FAULTS ||
-	       type == PERFCTR_SW_MINOR_FAULTS ||
-	       type == PERFCTR_SW_MAJOR_FAULTS;
-}
+/* perf stat's, in its order. */
+static const char *const hardware_defaults[] = {
+	"cycles", "instructions", "branches", "branch-misses",
+};
 
-/* The modes a modifier ("u", "k", "uk" or "ku") selects; 0 if invalid. */
-static unsigned int modifier_modes(const char *mod, size_t len)
+/* Add @len characters at @text as an event; 0, or -1 with a message. */
+static int add_text(struct perfex_event_list *list, const char *text,
+		    size_t len, char *error, size_t error_size)
 {
-	unsigned int modes = 0, bit;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (mod[i] == 'u')
-			bit = PERFCTR_SW_USR;
-		else if (mod[i] == 'k')
-			bit = PERFCTR_SW_OS;
-		else
-			return 0;
-		if (modes & bit)
-			return 0;
-		modes |= bit;
-	}
-	return modes;
-}
-
-/* One event, @len characters at @spec, into @event. */
-static int parse_event(const char *spec, size_t len,
-		       struct perfex_event *event, char *error,
-		       size_t error_size)
-{
-	const char *colon = memchr(spec, ':', len);
-	size_t name_len = colon ? (size_t)(colon - spec) : len;
-	const struct event_name *known = NULL;
-	size_t i;
+	struct perfex_event *event;
 
 	if (len == 0) {
 		snprintf(error, error_size, "empty event name");
 		return -1;
 	}
-	for (i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++) {
-		if (strlen(event_names[i].name) == name_len &&
-		    strncmp(event_names[i].name, spec, name_len) == 0)
-			known = &event_names[i];
-	}
-	if (!known || len >= sizeof(event->name)) {
-		snprintf(error, error_size, "unknown event '%.*s'", (int)len,
-			 spec);
+	if (len >= sizeof(event->text)) {
+		snprintf(error, error_size, "%.20s...: event name too long "
+			 "(at most %zu characters)", text,
+			 sizeof(event->text) - 1);
 		return -1;
 	}
-
+	if (list->nr >= PERFEX_MAX_EVENTS) {
+		snprintf(error, error_size, "too many events (at most %d)",
+			 PERFEX_MAX_EVENTS);
+		return -1;
+	}
+	event = &list->event[list->nr++];
 	memset(event, 0, sizeof(*event));
-	memcpy(event->name, spec, len);
-	event->type = known->type;
-	event->counter = -1;
-	if (!is_fault_event(known->type)) {
-		if (colon) {
-			snprintf(error, error_size, "event '%.*s' takes no "
-				 "modifier: only the fault events take :u, :k "
-				 "or :uk", (int)name_len, spec);
-			return -1;
-		}
-		return 0;
-	}
-	if (!colon) {
-		event->modes = PERFCTR_SW_USR | PERFCTR_SW_OS;
-		event->implicit_modes = 1;
-		return 0;
-	}
-	event->modes = modifier_modes(colon + 1, len - name_len - 1);
-	if (!event->modes) {
-		snprintf(error, error_size, "unknown modifier in event '%.*s': "
-			 "use :u, :k or :uk", (int)len, spec);
-		return -1;
-	}
+	memcpy(event->text, text, len);
 	return 0;
 }
 
 /**
  * perfex_add_events - add the events of an -e argument to a list
  * @list: the events so far
- * @spec: one or more events, separated by commas
+ * @spec: one or more events, separated by commas, as written; they are
+ *        parsed by perfex_build_control(), once the machine is known
  * @error: if it fails, what was wrong, without a prefix
  * @error_size: its size
  *
- * Return: 0, or -1 with nothing added.
+ * Return: 0, or -1 with nothing added (an empty name, one too long, or
+ * too many events).
  */
 int perfex_add_events(struct perfex_event_list *list, const char *spec,
 		      char *error, size_t error_size)
@@ -141,79 +85,129 @@ int perfex_add_events(struct perfex_event_list *list, const char *spec,
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (nr >= PERFEX_MAX_EVENTS) {
-			snprintf(error, error_size,
-				 "too many events (at most %d)",
-				 PERFEX_MAX_EVENTS);
+		if (add_text(list, p, len, error, error_size) < 0) {
+			list->nr = nr;
 			return -1;
 		}
-		if (parse_event(p, len, &list->event[nr], error,
-				error_size) < 0)
-			return -1;
-		nr++;
 		if (!comma)
-			break;
+			return 0;
 		p = comma + 1;
 	}
-	list->nr = nr;
-	return 0;
+}
+
+static void add_default(struct perfex_event_list *list, const char *name)
+{
+	char error[64];
+
+	add_text(list, name, strlen(name), error, sizeof(error));
 }
 
 /**
  * perfex_default_events - what perfex counts without -e
  * @list: set to task-clock, context-switches, cpu-migrations,
- *        page-faults (user and kernel mode, or user mode only for an
- *        unprivileged user) and tsc
+ *        page-faults, the hardware events of perf stat that fit in the
+ *        counters of @info (cycles, instructions, branches, branch-misses,
+ *        in that order), and tsc
+ * @info: the machine, or NULL if it is not known: no hardware events
  */
-void perfex_default_events(struct perfex_event_list *list)
+void perfex_default_events(struct perfex_event_list *list,
+			   const struct perfctr_info *info)
 {
-	char error[64];
+	struct perfctr_event_spec spec;
+	struct vperfctr_control trial;
 	unsigned int i;
 
 	list->nr = 0;
-	for (i = 0; i < sizeof(default_events) / sizeof(default_events[0]);
-	     i++)
-		perfex_add_events(list, default_events[i], error,
-				  sizeof(error));
+	memset(&trial, 0, sizeof(trial));
+	for (i = 0; i < sizeof(software_defaults) / sizeof(*software_defaults);
+	     i++) {
+		add_default(list, software_defaults[i]);
+		if (info &&
+		    perfctr_event_parse(&spec, software_defaults[i], info,
+					NULL, 0) == 0)
+			perfctr_event_add(&trial, &spec, info, NULL, 0);
+	}
+	for (i = 0; info &&
+	     i < sizeof(hardware_defaults) / sizeof(*hardware_defaults); i++) {
+		if (perfctr_event_parse(&spec, hardware_defaults[i], info,
+					NULL, 0) == 0 &&
+		    perfctr_event_add(&trial, &spec, info, NULL, 0) >= 0)
+			add_default(list, hardware_defaults[i]);
+	}
+	add_default(list, "tsc");
+}
+
+/* @event in user mode, into event->user_mode: 1 if it differs, 0, -1. */
+static int user_mode_of(struct perfex_event *event,
+			const struct perfctr_info *info, char *error,
+			size_t error_size)
+{
+	char text[PERFCTR_EVENT_NAME_SIZE + 2];
+
+	event->user_mode = event->spec;
+	if (!event->spec.implicit_modes)
+		return 0;
+	snprintf(text, sizeof(text), "%s:u", event->spec.name);
+	if (perfctr_event_parse(&event->user_mode, text, info, error,
+				error_size) < 0)
+		return -1;
+	return 1;
 }
 
 /**
- * perfex_build_control - the control that counts a list of events
- * @list: the events; their counter fields are set
+ * perfex_build_control - parse the events, and the control counting them
+ * @list: the events; their spec, user_mode and index are set
+ * @info: the machine
  * @control: set to count them
- * @fallback: set to the same, with the fault events that have no
- *            modifier counting user mode only
+ * @fallback: set to the same, with the events that have no modifier
+ *            (spec.implicit_modes) counting user mode only
+ * @error: if it fails, libperfctr's message, which names the event
+ * @error_size: its size
+ * @bad: if it fails, the index in @list of the event at fault
  *
  * Return: 1 if @fallback differs from @control, 0 if it does not, -1
- * with errno set if the events do not fit one control.
+ * with errno set as libperfctr sets it: EINVAL (not an event, or one the
+ * counters cannot be set up for), EOPNOTSUPP (one this machine cannot
+ * count) or ENOSPC (no counter left for it).
  */
 int perfex_build_control(struct perfex_event_list *list,
+			 const struct perfctr_info *info,
 			 struct vperfctr_control *control,
-			 struct vperfctr_control *fallback)
+			 struct vperfctr_control *fallback,
+			 char *error, size_t error_size, unsigned int *bad)
 {
 	struct perfex_event *event;
-	int differs = 0, counter;
+	int differs = 0, ret, index;
 	unsigned int i;
 
 	memset(control, 0, sizeof(*control));
 	memset(fallback, 0, sizeof(*fallback));
 	for (i = 0; i < list->nr; i++) {
 		event = &list->event[i];
-		event->counter = -1;
-		if (event->type == PERFEX_EVENT_TSC) {
-			control->cpu_control.tsc_on = 1;
-			fallback->cpu_control.tsc_on = 1;
-			continue;
-		}
-		counter = vperfctr_control_add_sw(control, event->type,
-						  event->modes);
-		if (counter < 0 ||
-		    vperfctr_control_add_sw(fallback, event->type,
-					    event->implicit_modes ?
-					    PERFCTR_SW_USR : event->modes) < 0)
+		*bad = i;
+		if (perfctr_event_parse(&event->spec, event->text, info, error,
+					error_size) < 0)
 			return -1;
-		event->counter = counter;
-		differs |= event->implicit_modes;
+		ret = user_mode_of(event, info, error, error_size);
+		if (ret < 0)
+			return -1;
+		differs |= ret;
+		event->index = perfctr_event_add(control, &event->spec, info,
+						 error, error_size);
+		if (event->index < 0)
+			return -1;
+		index = perfctr_event_add(fallback, &event->user_mode, info,
+					  error, error_size);
+		if (index < 0)
+			return -1;
+		/* The modes choose no counter: both go on the same one. */
+		if (index != event->index) {
+			snprintf(error, error_size, "%s: counted on counter "
+				 "%d, and on %d in user mode",
+				 event->spec.name, event->index, index);
+			errno = EINVAL;
+			return -1;
+		}
 	}
 	return differs;
 }
@@ -225,28 +219,63 @@ int perfex_build_control(struct perfex_event_list *list,
  */
 void perfex_events_fall_back(struct perfex_event_list *list)
 {
-	struct perfex_event *event;
 	unsigned int i;
-	size_t len;
+
+	for (i = 0; i < list->nr; i++)
+		list->event[i].spec = list->event[i].user_mode;
+}
+
+/**
+ * perfex_events_drop_hardware - take the hardware events off a list
+ * @list: the events, in their order; rebuild the control after
+ *
+ * Return: how many there were.
+ */
+unsigned int perfex_events_drop_hardware(struct perfex_event_list *list)
+{
+	unsigned int i, kept = 0, dropped;
 
 	for (i = 0; i < list->nr; i++) {
-		event = &list->event[i];
-		if (!event->implicit_modes)
+		if (list->event[i].spec.kind == PERFCTR_EVENT_HARDWARE)
 			continue;
-		event->modes = PERFCTR_SW_USR;
-		event->implicit_modes = 0;
-		len = strlen(event->name);
-		if (len + 3 <= sizeof(event->name))
-			memcpy(event->name + len, ":u", 3);
+		if (kept != i)
+			list->event[kept] = list->event[i];
+		kept++;
 	}
+	dropped = list->nr - kept;
+	list->nr = kept;
+	return dropped;
+}
+
+/**
+ * perfex_kernel_mode_event - the event that asked for kernel mode
+ * @list: the events, parsed
+ *
+ * Return: the name of the first event that counts kernel mode because
+ * its modifier (or its raw selector) says so, or "an event".
+ */
+const char *perfex_kernel_mode_event(const struct perfex_event_list *list)
+{
+	const struct perfctr_event_spec *spec;
+	unsigned int i;
+
+	for (i = 0; i < list->nr; i++) {
+		spec = &list->event[i].spec;
+		if (spec->kind != PERFCTR_EVENT_TSC &&
+		    (spec->evntsel & KERNEL_MODE) && !spec->implicit_modes)
+			return spec->name;
+	}
+	return "an event";
 }
 
 /* How the report shows an event. */
 enum perfex_count_kind perfex_event_kind(const struct perfex_event *event)
 {
-	if (event->type == PERFEX_EVENT_TSC)
+	if (event->spec.kind == PERFCTR_EVENT_TSC)
 		return PERFEX_COUNT_PLAIN;
-	if (event->type == PERFCTR_SW_TASK_CLOCK)
+	if (event->spec.kind == PERFCTR_EVENT_SOFTWARE &&
+	    event->spec.pmc_map ==
+	    (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
 		return PERFEX_COUNT_TASK_CLOCK;
 	return PERFEX_COUNT_EVENTS;
 }
@@ -255,7 +284,78 @@ enum perfex_count_kind perfex_event_kind(const struct perfex_event *event)
 unsigned long long perfex_event_value(const struct perfex_event *event,
 				      const struct perfctr_sum_ctrs *sum)
 {
-	if (event->counter < 0)
-		return sum->tsc;
-	return sum->pmc[event->counter];
+	return perfctr_event_value(sum, event->index);
+}
+
+/**
+ * perfex_assumed_machine - the machine perfex assumes when it cannot
+ *                          read this one's description
+ * @info: set to one with the TSC only, which every machine has, and
+ *        which counts the software events
+ */
+void perfex_assumed_machine(struct perfctr_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->abi_version = PERFCTR_ABI_VERSION;
+	info->cpu_type = PERFCTR_X86_GENERIC;
+	info->cpu_features = PERFCTR_FEATURE_RDTSC;
+}
+
+static const char *kind_name(enum perfctr_event_kind kind)
+{
+	switch (kind) {
+	case PERFCTR_EVENT_TSC:
+		return "Time-stamp counter";
+	case PERFCTR_EVENT_SOFTWARE:
+		return "Software event";
+	case PERFCTR_EVENT_HARDWARE:
+		return "Hardware event";
+	}
+	return "Event";
+}
+
+/**
+ * perfex_list_events - perfex -l: the named events of a machine
+ * @out: where to
+ * @info: the machine
+ *
+ * As perf list has them, a line each, with libperfctr's description
+ * under it:
+ *
+ *	  context-switches OR cs                             [Software event]
+ *	       times switched out
+ *
+ * then how to write a modifier, and on a machine with hardware counters
+ * a raw event.
+ */
+void perfex_list_events(FILE *out, const struct perfctr_info *info)
+{
+	const struct perfctr_event_desc *desc;
+	char names[2 * PERFCTR_EVENT_NAME_SIZE];
+	int hardware = 0;
+	unsigned int i;
+
+	fprintf(out, "\nList of pre-defined events (to be used in -e):\n\n");
+	for (i = 0; (desc = perfctr_event_list(info, i)); i++) {
+		snprintf(names, sizeof(names), "%s%s%s", desc->name,
+			 desc->alias ? " OR " : "",
+			 desc->alias ? desc->alias : "");
+		fprintf(out, "  %-50s [%s]\n", names, kind_name(desc->kind));
+		fprintf(out, "       %s\n", desc->description);
+		hardware |= desc->kind == PERFCTR_EVENT_HARDWARE;
+	}
+	fprintf(out, "\n");
+	if (hardware)
+		fprintf(out,
+			"  Hardware and fault events take a modifier: "
+			":u counts user mode,\n"
+			"  :k kernel mode, :uk both.  Raw hardware events: "
+			"rNNNN, an event\n"
+			"  selector in hexadecimal, or perfctr 2.7's SEL or "
+			"SEL@PMC.\n\n");
+	else
+		fprintf(out,
+			"  Fault events take a modifier: :u counts user mode, "
+			":k kernel\n"
+			"  mode, :uk both.\n\n");
 }

@@ -3,23 +3,21 @@
 #define PERFEX_EVENTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <libperfctr.h>
 
 #include "format.h"
 
-/* perfex_event.type of the time-stamp counter; others are PERFCTR_SW_*. */
-#define PERFEX_EVENT_TSC	0
-
 #define PERFEX_MAX_EVENTS	PERFCTR_MAX_NRCTRS
-#define PERFEX_EVENT_NAME_SIZE	32
 
 struct perfex_event {
-	char name[PERFEX_EVENT_NAME_SIZE];	/* as the user wrote it */
-	unsigned int type;	/* PERFEX_EVENT_TSC or PERFCTR_SW_* */
-	unsigned int modes;	/* PERFCTR_SW_USR|OS for faults, else 0 */
-	int implicit_modes;	/* a fault event without :u, :k or :uk */
-	int counter;		/* its index in the sums; -1 for the TSC */
+	char text[PERFCTR_EVENT_NAME_SIZE];	/* as the user wrote it */
+	/* As libperfctr parsed it; the report shows spec.name. */
+	struct perfctr_event_spec spec;
+	/* The same in user mode (":u") if spec.implicit_modes, else spec. */
+	struct perfctr_event_spec user_mode;
+	int index;		/* perfctr_event_add()'s, for the value */
 };
 
 struct perfex_event_list {
@@ -29,13 +27,20 @@ struct perfex_event_list {
 
 int perfex_add_events(struct perfex_event_list *list, const char *spec,
 		      char *error, size_t error_size);
-void perfex_default_events(struct perfex_event_list *list);
+void perfex_default_events(struct perfex_event_list *list,
+			   const struct perfctr_info *info);
 int perfex_build_control(struct perfex_event_list *list,
+			 const struct perfctr_info *info,
 			 struct vperfctr_control *control,
-			 struct vperfctr_control *fallback);
+			 struct vperfctr_control *fallback,
+			 char *error, size_t error_size, unsigned int *bad);
 void perfex_events_fall_back(struct perfex_event_list *list);
+unsigned int perfex_events_drop_hardware(struct perfex_event_list *list);
+const char *perfex_kernel_mode_event(const struct perfex_event_list *list);
 enum perfex_count_kind perfex_event_kind(const struct perfex_event *event);
 unsigned long long perfex_event_value(const struct perfex_event *event,
 				      const struct perfctr_sum_ctrs *sum);
+void perfex_assumed_machine(struct perfctr_info *info);
+void perfex_list_events(FILE *out, const struct perfctr_info *info);
 
 #endif /* PERFEX_EVENTS_H */

@@ -23,7 +23,8 @@
  * and said how many CPUs it kept busy on average (task-clock over the
  * elapsed time); the other software events get their rate per second of
  * task-clock (of the elapsed time if task-clock is not counted), with a
- * K, M or G prefix from a thousand up.
+ * K, M or G prefix from a thousand up.  Hardware events get perf's
+ * figures (insn per cycle, % of all branches...; see metrics.c).
  *
  * When the command's children counted anything (child processes, and
  * threads other than the first, once reaped), each count comes in
@@ -32,15 +33,28 @@
  *
  *	              self          children             total
  *	             12.34            456.78            469.12 msec task-cl...
+ *
+ * With -r the counts are the means of the runs, each followed by the
+ * standard deviation of its mean, "( +-  0.12% )", and the elapsed time
+ * by its own; the user and system times are left out, as perf does.
+ * Counting a running thread (-p), the header names the thread and the
+ * report has no user and system times either.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "format.h"
+#include "metrics.h"
 
 #define COUNT_WIDTH	18
 #define NAME_WIDTH	22	/* the comments start after it, at least */
 #define CELL_SIZE	(THOUSANDS_BUF_SIZE + 4)	/* a msec value fits */
+#define COMMENT_WIDTH	35	/* "# " and a comment, then the noise */
+#define NOT_COUNTED	"<not counted>"
+#define HEADER_EVERY	25	/* intervals between headers */
+#define INTERVAL_HEADER	\
+	"#           time             counts unit events\n"
 
 /**
  * format_thousands - @value in decimal with ',' every three digits
@@ -119,6 +133,23 @@ size_t format_msec(char *buf, size_t size, unsigned long long ns)
 }
 
 /**
+ * format_msec_plain - @ns nanoseconds as milliseconds, for machines
+ * @buf: where the text goes, NUL-terminated
+ * @size: its size
+ * @ns: the duration
+ *
+ * As format_msec(), without the thousands separators: "1000.12".
+ * Return: what snprintf() returns.
+ */
+size_t format_msec_plain(char *buf, size_t size, unsigned long long ns)
+{
+	unsigned long long hundredths = ns / 10000 + (ns % 10000 >= 5000);
+
+	return snprintf(buf, size, "%llu.%02llu", hundredths / 100,
+			hundredths % 100);
+}
+
+/**
  * format_rate - a rate per second the way perf stat gives it
  * @buf: where the text goes, NUL-terminated
  * @size: its size
@@ -163,67 +194,59 @@ enum { COL_SELF, COL_CHILDREN, COL_TOTAL, NR_COLS };
 
 static const char *const col_header[NR_COLS] = { "self", "children", "total" };
 
-static void format_cell(char *buf, const struct perfex_count *count,
-			unsigned long long value)
-{
-	if (count->kind == PERFEX_COUNT_TASK_CLOCK)
-		format_msec(buf, CELL_SIZE, value);
-	else
-		format_thousands(buf, CELL_SIZE, value);
-}
+/* How the count lines of a report or an interval are laid out. */
+struct layout {
+	int first;		/* COL_SELF with children, else COL_TOTAL */
+	int width[NR_COLS];
+	int name_width;
+	const char *prefix;	/* before every line: an interval's time */
+};
 
-static unsigned long long total_of(const struct perfex_count *count)
+unsigned long long perfex_count_total(const struct perfex_count *count)
 {
 	return count->value + count->children;
 }
 
-/* The comment on @count, after the '#', or "" for none. */
 /* A count's self, children and total values, by column. */
 static void column_values(const struct perfex_count *count,
 			  unsigned long long value[NR_COLS])
 {
 	value[COL_SELF] = count->value;
 	value[COL_CHILDREN] = count->children;
-	value[COL_TOTAL] = total_of(count);
+	value[COL_TOTAL] = perfex_count_total(count);
 }
 
-static void format_comment(char *buf, size_t size,
-			   const struct perfex_count *count,
-			   const struct perfex_report *report,
-			   unsigned long long per_ns)
+static void format_cell(char *buf, const struct perfex_count *count,
+			unsigned long long value)
 {
-	double total = total_of(count);
-
-	buf[0] = '\0';
-	if (count->kind == PERFEX_COUNT_TASK_CLOCK && report->elapsed_ns)
-		snprintf(buf, size, "%8.3f CPUs utilized",
-			 total / report->elapsed_ns);
-	else if (count->kind == PERFEX_COUNT_EVENTS && per_ns)
-		format_rate(buf, size, total * 1e9 / per_ns);
+	if (count->not_counted)
+		snprintf(buf, CELL_SIZE, "%s", NOT_COUNTED);
+	else if (count->kind == PERFEX_COUNT_TASK_CLOCK)
+		format_msec(buf, CELL_SIZE, value);
+	else
+		format_thousands(buf, CELL_SIZE, value);
 }
 
-/* What the event rates are per: task-clock if counted, else elapsed. */
-static unsigned long long rate_base_ns(const struct perfex_report *report)
+static int any_children(const struct perfex_count *counts, unsigned int nr)
 {
 	unsigned int i;
 
-	for (i = 0; i < report->nr_counts; i++) {
-		if (report->counts[i].kind == PERFEX_COUNT_TASK_CLOCK &&
-		    total_of(&report->counts[i]))
-			return total_of(&report->counts[i]);
-	}
-	return report->elapsed_ns;
-}
-
-static int any_children(const struct perfex_report *report)
-{
-	unsigned int i;
-
-	for (i = 0; i < report->nr_counts; i++) {
-		if (report->counts[i].children)
+	for (i = 0; i < nr; i++) {
+		if (counts[i].children)
 			return 1;
 	}
 	return 0;
+}
+
+/**
+ * perfex_report_has_children - does the report show the children apart?
+ * @report: the report
+ *
+ * Return: 1 if any count of the children is not zero.
+ */
+int perfex_report_has_children(const struct perfex_report *report)
+{
+	return any_children(report->counts, report->nr_counts);
 }
 
 static int max_int(int a, int b)
@@ -232,56 +255,139 @@ static int max_int(int a, int b)
 }
 
 /*
- * The counts, one line each: the count or the three columns, the unit
- * ("msec" or nothing), the name and the comment.  Every column is as
- * wide as its widest cell, at least COUNT_WIDTH, so that all line up,
- * and a column has two blanks at least before it.
+ * Every column as wide as its widest cell, at least COUNT_WIDTH, so
+ * that all line up, and two blanks at least before a column.
  */
-static void print_counts(FILE *out, const struct perfex_report *report)
+static void lay_out(struct layout *layout, const struct perfex_count *counts,
+		    unsigned int nr, const char *prefix)
 {
-	const int first = any_children(report) ? COL_SELF : COL_TOTAL;
-	unsigned long long per_ns = rate_base_ns(report);
-	int width[NR_COLS] = { COUNT_WIDTH, COUNT_WIDTH, COUNT_WIDTH };
-	int name_width = NAME_WIDTH;
-	char cell[CELL_SIZE], comment[64];
-	const struct perfex_count *count;
 	unsigned long long value[NR_COLS];
+	char cell[CELL_SIZE];
 	unsigned int i;
 	int col;
 
-	for (i = 0; i < report->nr_counts; i++) {
-		count = &report->counts[i];
-		column_values(count, value);
-		for (col = first; col < NR_COLS; col++) {
-			format_cell(cell, count, value[col]);
-			/* Two blanks at least between columns. */
-			width[col] = max_int(width[col], strlen(cell) +
-					     (col == first ? 0 : 2));
-		}
-		name_width = max_int(name_width, strlen(count->name));
-	}
+	layout->first = any_children(counts, nr) ? COL_SELF : COL_TOTAL;
+	for (col = 0; col < NR_COLS; col++)
+		layout->width[col] = COUNT_WIDTH;
+	layout->name_width = NAME_WIDTH;
+	layout->prefix = prefix;
+	for (i = 0; i < nr; i++) {
+		column_values(&counts[i], value);
+		for (col = layout->first; col < NR_COLS; col++) {
+			int gap = col == layout->first ? 0 : 2;
 
-	if (first == COL_SELF) {
-		for (col = first; col < NR_COLS; col++)
-			fprintf(out, "%*s", width[col], col_header[col]);
-		fprintf(out, "\n");
-	}
-	for (i = 0; i < report->nr_counts; i++) {
-		count = &report->counts[i];
-		column_values(count, value);
-		for (col = first; col < NR_COLS; col++) {
-			format_cell(cell, count, value[col]);
-			fprintf(out, "%*s", width[col], cell);
+			format_cell(cell, &counts[i], value[col]);
+			layout->width[col] = max_int(layout->width[col],
+						     strlen(cell) + gap);
 		}
-		fprintf(out, " %-4s ",
-			count->kind == PERFEX_COUNT_TASK_CLOCK ? "msec" : "");
-		format_comment(comment, sizeof(comment), count, report, per_ns);
-		if (comment[0])
-			fprintf(out, "%-*s # %s\n", name_width, count->name,
-				comment);
-		else
-			fprintf(out, "%s\n", count->name);
+		layout->name_width = max_int(layout->name_width,
+					     strlen(counts[i].name));
 	}
+}
+
+static void print_column_headers(FILE *out, const struct layout *layout)
+{
+	int col;
+
+	for (col = layout->first; col < NR_COLS; col++)
+		fprintf(out, "%*s", layout->width[col], col_header[col]);
+	fprintf(out, "\n");
+}
+
+/*
+ * One count: the count or the three columns, the unit ("msec" or
+ * nothing), the name, the comment, and the noise of -r.  Nothing
+ * trails the last thing said on the line.
+ */
+static void print_count(FILE *out, const struct layout *layout,
+			const struct perfex_count *counts, unsigned int nr,
+			unsigned int i, unsigned long long wall_ns)
+{
+	const struct perfex_count *count = &counts[i];
+	unsigned long long value[NR_COLS];
+	char cell[CELL_SIZE], comment[64] = "", noise[32] = "";
+	struct perfex_metric metric;
+	int col;
+
+	if (!count->not_counted &&
+	    perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0) {
+		strcpy(comment, "# ");
+		perfex_metric_text(comment + 2, sizeof(comment) - 2, &metric);
+	}
+	if (count->noise)
+		snprintf(noise, sizeof(noise), "  ( +-%6.2f%% )", count->noise);
+
+	fputs(layout->prefix, out);
+	column_values(count, value);
+	for (col = layout->first; col < NR_COLS; col++) {
+		format_cell(cell, count, value[col]);
+		fprintf(out, "%*s", layout->width[col], cell);
+	}
+	fprintf(out, " %-4s ",
+		count->kind == PERFEX_COUNT_TASK_CLOCK ? "msec" : "");
+	if (!comment[0] && !noise[0]) {
+		fprintf(out, "%s\n", count->name);
+		return;
+	}
+	fprintf(out, "%-*s ", layout->name_width, count->name);
+	if (noise[0])
+		fprintf(out, "%-*s%s\n", COMMENT_WIDTH, comment, noise);
+	else
+		fprintf(out, "%s\n", comment);
+}
+
+static void print_header(FILE *out, const struct perfex_report *report)
+{
+	fprintf(out, "\n Performance counter stats for ");
+	if (report->command) {
+		fprintf(out, "'");
+		print_command(out, report->command);
+		fprintf(out, "'");
+	} else {
+		fprintf(out, "thread id '%d'", report->tid);
+	}
+	if (report->runs > 1)
+		fprintf(out, " (%u runs)", report->runs);
+	fprintf(out, ":\n\n");
+}
+
+/* Decimals enough for two significant digits of @sd, as perf gives. */
+static int elapsed_precision(double sd)
+{
+	int precision;
+
+	if (!(sd > 0))
+		return 9;
+	precision = sd > 1 ? 0 : (int)ceil(-log10(sd));
+	precision += 2;
+	return precision > 9 ? 9 : precision;
+}
+
+static void print_footer(FILE *out, const struct perfex_report *report)
+{
+	double mean, sd, pct;
+	int precision;
+
+	fprintf(out, "\n");
+	if (report->runs <= 1) {
+		print_seconds(out, report->elapsed_ns, "time elapsed");
+		fprintf(out, "\n");
+		if (report->command) {
+			print_seconds(out, report->user_ns, "user");
+			print_seconds(out, report->sys_ns, "sys");
+			fprintf(out, "\n");
+		}
+		return;
+	}
+	mean = report->elapsed_ns / 1e9;
+	sd = report->elapsed_stddev_ns / 1e9;
+	precision = elapsed_precision(sd);
+	fprintf(out, "%*.*f +- %.*f seconds time elapsed", COUNT_WIDTH,
+		precision, mean, precision, sd);
+	pct = mean ? 100 * sd / mean : 0;
+	if (pct)
+		fprintf(out, "  ( +-%6.2f%% )", pct);
+	fprintf(out, "\n\n");
 }
 
 /**
@@ -291,16 +397,41 @@ static void print_counts(FILE *out, const struct perfex_report *report)
  */
 void perfex_print_report(FILE *out, const struct perfex_report *report)
 {
-	fprintf(out, "\n Performance counter stats for '");
-	print_command(out, report->command);
-	fprintf(out, "':\n\n");
+	struct layout layout;
+	unsigned int i;
 
-	print_counts(out, report);
+	print_header(out, report);
+	lay_out(&layout, report->counts, report->nr_counts, "");
+	if (layout.first == COL_SELF)
+		print_column_headers(out, &layout);
+	for (i = 0; i < report->nr_counts; i++)
+		print_count(out, &layout, report->counts, report->nr_counts,
+			    i, report->elapsed_ns);
+	print_footer(out, report);
+}
 
-	fprintf(out, "\n");
-	print_seconds(out, report->elapsed_ns, "time elapsed");
-	fprintf(out, "\n");
-	print_seconds(out, report->user_ns, "user");
-	print_seconds(out, report->sys_ns, "sys");
-	fprintf(out, "\n");
+/**
+ * perfex_print_interval - write the counts of one interval of -I
+ * @out: where to
+ * @iv: the interval; its counts are what was counted in it
+ *
+ * Each line starts with the time since counting started, in seconds;
+ * a header names the columns before the first interval and every
+ * HEADER_EVERY intervals after, as perf stat -I does.  The figures are
+ * about the interval alone.
+ */
+void perfex_print_interval(FILE *out, const struct perfex_interval *iv)
+{
+	struct layout layout;
+	char prefix[48];
+	unsigned int i;
+
+	if (iv->index % HEADER_EVERY == 0)
+		fputs(INTERVAL_HEADER, out);
+	snprintf(prefix, sizeof(prefix), "%6llu.%09llu ",
+		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull);
+	lay_out(&layout, iv->counts, iv->nr_counts, prefix);
+	for (i = 0; i < iv->nr_counts; i++)
+		print_count(out, &layout, iv->counts, iv->nr_counts, i,
+			    iv->length_ns);
 }

@@ -18,23 +18,51 @@ enum perfex_count_kind {
 struct perfex_count {
 	const char *name;
 	unsigned long long value;	/* the command's own thread */
-	unsigned long long children;	/* its other threads, its children */
+	unsigned long long children;	/* its other threads, children */
 	enum perfex_count_kind kind;
+	double noise;		/* -r: relative stddev of the mean, in % */
+	int not_counted;	/* could not be read: no value */
 };
 
 struct perfex_report {
-	char *const *command;	/* NULL-terminated */
+	char *const *command;	/* NULL-terminated; NULL for a thread */
+	int tid;		/* without a command: the thread counted */
 	const struct perfex_count *counts;
 	unsigned int nr_counts;
-	unsigned long long elapsed_ns;
-	unsigned long long user_ns;
+	unsigned int runs;	/* -r: how many; 0 or 1 for one */
+	unsigned long long elapsed_ns;	/* the mean, for several runs */
+	double elapsed_stddev_ns;	/* of the mean, for several runs */
+	unsigned long long user_ns;	/* of a command run once */
 	unsigned long long sys_ns;
+};
+
+/* One line per count of perfex -I, every interval. */
+struct perfex_interval {
+	unsigned long long time_ns;	/* since counting started */
+	unsigned long long length_ns;	/* of this interval */
+	unsigned int index;		/* 0 for the first */
+	const struct perfex_count *counts;	/* what it counted */
+	unsigned int nr_counts;
 };
 
 size_t format_thousands(char *buf, size_t size, unsigned long long value);
 size_t format_seconds(char *buf, size_t size, unsigned long long ns);
 size_t format_msec(char *buf, size_t size, unsigned long long ns);
+size_t format_msec_plain(char *buf, size_t size, unsigned long long ns);
 int format_rate(char *buf, size_t size, double per_second);
+unsigned long long perfex_count_total(const struct perfex_count *count);
+int perfex_report_has_children(const struct perfex_report *report);
 void perfex_print_report(FILE *out, const struct perfex_report *report);
+void perfex_print_interval(FILE *out, const struct perfex_interval *iv);
+
+/* perfex -x SEP */
+void perfex_print_report_csv(FILE *out, const struct perfex_report *report,
+			     const char *sep);
+void perfex_print_interval_csv(FILE *out, const struct perfex_interval *iv,
+			       const char *sep);
+
+/* perfex --json */
+void perfex_print_report_json(FILE *out, const struct perfex_report *report);
+void perfex_print_interval_json(FILE *out, const struct perfex_interval *iv);
 
 #endif /* PERFEX_FORMAT_H */

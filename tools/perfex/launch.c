@@ -16,6 +16,10 @@
  * If the kernel refuses the control with EACCES (it counts kernel mode,
  * and the user may not), the child installs the fallback control
  * instead, if there is one, and says so with the descriptor.
+ *
+ * Without a control (perfex -p TID COMMAND, where the command only says
+ * how long to count another thread) the child opens no state and sends
+ * nothing but a failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +48,8 @@ run_child(int sock, char *const command[],
 	struct launch_msg msg = { .step = LAUNCH_OPEN };
 	struct vperfctr *counters;
 
+	if (!control)
+		goto exec;
 	counters = vperfctr_open();
 	if (!counters)
 		goto fail;
@@ -60,6 +66,7 @@ run_child(int sock, char *const command[],
 	/* The counters stay attached to us; the handle is not needed. */
 	vperfctr_close(counters);
 
+exec:
 	execvp(command[0], command);
 	msg.step = LAUNCH_EXEC;
 	msg.err = errno;
@@ -90,13 +97,18 @@ static int receive(int sock, struct launch_msg *msg, int *fd)
 	return 1;
 }
 
-/* Take the counters from the child and wait for its exec. */
-static int adopt(int sock, struct perfex_child *child,
+/*
+ * Take the counters from the child, if it counts, and wait for its
+ * exec.
+ */
+static int adopt(int sock, int counted, struct perfex_child *child,
 		 struct launch_failure *failure)
 {
 	struct launch_msg msg;
 	int fd, ret;
 
+	if (!counted)
+		goto wait_exec;
 	failure->step = LAUNCH_RECEIVE;
 	ret = receive(sock, &msg, &fd);
 	if (ret == 0)
@@ -119,6 +131,7 @@ static int adopt(int sock, struct perfex_child *child,
 		goto fail;
 	}
 
+wait_exec:
 	failure->step = LAUNCH_RECEIVE;
 	ret = receive(sock, &msg, &fd);
 	if (ret == 0)
@@ -149,7 +162,7 @@ static void restore_interrupts(struct perfex_child *child)
 /**
  * perfex_launch - run a command with counters
  * @command: the command and its arguments, NULL-terminated
- * @control: what to count
+ * @control: what to count, or NULL to run the command without counters
  * @fallback: what to count if the kernel refuses @control with EACCES,
  *            or NULL; child->fell_back says which one counts
  * @child: filled in on success
@@ -188,7 +201,7 @@ int perfex_launch(char *const command[],
 	}
 
 	close(sock[1]);
-	if (adopt(sock[0], child, failure) < 0) {
+	if (adopt(sock[0], control != NULL, child, failure) < 0) {
 		close(sock[0]);
 		vperfctr_close(child->counters);
 		child->counters = NULL;

@@ -3,11 +3,21 @@
  * perfex's command line: options first, then the command and its
  * arguments, which are never looked at.  The first argument that is not
  * an option, or whatever follows "--", starts the command.
+ *
+ * Short options may be clustered (-jo FILE); an option's argument may be
+ * attached (-oFILE, --output=FILE) or the next argument.  Long options
+ * are spelt in full: no abbreviations.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+
+/* What a bad value should have been, for the error. */
+#define RUNS_WANTED	"number of runs (1 to 100000)"
+#define INTERVAL_WANTED	"interval (milliseconds, at least 10)"
+#define NO_ARGUMENT	"option '%s' doesn't allow an argument"
 
 struct parser {
 	int argc;
@@ -25,76 +35,207 @@ static enum perfex_action usage_error(struct parser *p, const char *fmt,
 	return PERFEX_USAGE_ERROR;
 }
 
-/* -o's FILE: @attached if given as -oFILE or --output=FILE, else next. */
-static enum perfex_action take_output(struct parser *p, const char *attached,
-				      const char *name)
+/*
+ * An option's argument into @value: @attached if it came as -oFILE or
+ * --output=FILE, else the next argument.  @name is the option as the
+ * user spelt it, for the error.
+ */
+static enum perfex_action take_arg(struct parser *p, const char *attached,
+				   const char *name, const char **value)
 {
-	const char *file = attached;
-
-	if (!file) {
-		if (p->i + 1 >= p->argc)
-			return usage_error(p, "option '%s' requires an argument",
-					   name);
-		file = p->argv[++p->i];
+	if (attached) {
+		*value = attached;
+		return PERFEX_RUN;
 	}
-	if (!file[0])
-		return usage_error(p, "option '%s': empty file name", name);
-	p->options->output = file;
+	if (p->i + 1 >= p->argc) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "option '%s' requires an argument",
+			 name);
+		return usage_error(p, "%s", msg);
+	}
+	*value = p->argv[++p->i];
 	return PERFEX_RUN;
 }
 
-/* -e's EVENTS: @attached if given as -eEVENTS or --event=EVENTS. */
-static enum perfex_action take_events(struct parser *p, const char *attached,
-				      const char *name)
+/* A whole decimal number from @min to @max, nothing else; -1 if not. */
+static long long parse_number(const char *arg, long long min, long long max)
 {
-	const char *spec = attached;
+	long long value;
+	char *end;
 
-	if (!spec) {
-		if (p->i + 1 >= p->argc)
-			return usage_error(p, "option '%s' requires an "
-					   "argument", name);
-		spec = p->argv[++p->i];
+	if (arg[0] < '0' || arg[0] > '9')
+		return -1;
+	value = strtoll(arg, &end, 10);
+	if (*end || value < min || value > max)
+		return -1;
+	return value;
+}
+
+static enum perfex_action bad_value(struct parser *p, const char *name,
+				    const char *what, const char *value)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "option '%s': invalid %s '%.40s'", name,
+		 what, value);
+	return usage_error(p, "%s", msg);
+}
+
+/* An option with an argument, by its letter; @name as spelt. */
+static enum perfex_action take_option(struct parser *p, char opt,
+				      const char *attached, const char *name)
+{
+	struct perfex_options *o = p->options;
+	enum perfex_action action;
+	const char *value;
+	long long n;
+
+	action = take_arg(p, attached, name, &value);
+	if (action != PERFEX_RUN)
+		return action;
+
+	switch (opt) {
+	case 'o':
+		if (!value[0])
+			return usage_error(p, "option '%s': empty file name",
+					   name);
+		o->output = value;
+		break;
+	case 'e':
+		if (perfex_add_events(&o->events, value, p->error,
+				      p->error_size) < 0)
+			return PERFEX_USAGE_ERROR;
+		break;
+	case 'x':
+		if (!value[0])
+			return usage_error(p, "option '%s': empty separator",
+					   name);
+		o->csv_sep = value;
+		break;
+	case 'r':
+		n = parse_number(value, 1, PERFEX_MAX_RUNS);
+		if (n < 0)
+			return bad_value(p, name, RUNS_WANTED, value);
+		o->runs = n;
+		break;
+	case 'p':
+		n = parse_number(value, 1, 0x3fffffff);
+		if (n < 0)
+			return bad_value(p, name, "thread id", value);
+		o->tid = n;
+		break;
+	case 'I':
+		n = parse_number(value, PERFEX_MIN_INTERVAL_MS,
+				 PERFEX_MAX_INTERVAL_MS);
+		if (n < 0)
+			return bad_value(p, name, INTERVAL_WANTED, value);
+		o->interval_ms = n;
+		break;
 	}
-	if (perfex_add_events(&p->options->events, spec, p->error,
-			      p->error_size) < 0)
-		return PERFEX_USAGE_ERROR;
+	return PERFEX_RUN;
+}
+
+static const struct {
+	const char *name;
+	char opt;		/* the short option it is */
+	int has_arg;
+} long_options[] = {
+	{ "output",		'o', 1 },
+	{ "event",		'e', 1 },
+	{ "field-separator",	'x', 1 },
+	{ "repeat",		'r', 1 },
+	{ "pid",		'p', 1 },
+	{ "tid",		'p', 1 },
+	{ "interval-print",	'I', 1 },
+	{ "json",		'j', 0 },
+	{ "no-children",	'C', 0 },
+	{ "info",		'i', 0 },
+	{ "list",		'l', 0 },
+	{ "help",		'h', 0 },
+	{ "version",		'V', 0 },
+};
+
+/* An option without an argument, by its letter. */
+static enum perfex_action flag_option(struct parser *p, char opt)
+{
+	switch (opt) {
+	case 'h':
+		return PERFEX_HELP;
+	case 'V':
+		return PERFEX_VERSION;
+	case 'i':
+		return PERFEX_INFO;
+	case 'l':
+		return PERFEX_LIST;
+	case 'j':
+		p->options->json = 1;
+		break;
+	case 'C':
+		p->options->no_children = 1;
+		break;
+	}
 	return PERFEX_RUN;
 }
 
 /* --NAME or --NAME=VALUE. */
 static enum perfex_action long_option(struct parser *p, const char *arg)
 {
-	const char *name = arg + 2;
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	char spelt[48];
+	unsigned int i;
 
-	if (strcmp(name, "help") == 0)
-		return PERFEX_HELP;
-	if (strcmp(name, "version") == 0)
-		return PERFEX_VERSION;
-	if (strcmp(name, "output") == 0)
-		return take_output(p, NULL, "--output");
-	if (strncmp(name, "output=", 7) == 0)
-		return take_output(p, name + 7, "--output");
-	if (strcmp(name, "event") == 0)
-		return take_events(p, NULL, "--event");
-	if (strncmp(name, "event=", 6) == 0)
-		return take_events(p, name + 6, "--event");
+	for (i = 0; i < sizeof(long_options) / sizeof(long_options[0]); i++) {
+		if (strlen(long_options[i].name) != len ||
+		    strncmp(long_options[i].name, name, len) != 0)
+			continue;
+		snprintf(spelt, sizeof(spelt), "--%s", long_options[i].name);
+		if (!long_options[i].has_arg) {
+			if (eq)
+				return usage_error(p, NO_ARGUMENT, spelt);
+			return flag_option(p, long_options[i].opt);
+		}
+		return take_option(p, long_options[i].opt,
+				   eq ? eq + 1 : NULL, spelt);
+	}
 	return usage_error(p, "unrecognized option '%s'", arg);
 }
 
-/* A cluster of short options: -h, -o FILE, -oFILE, -e EVENTS, -ho ... */
+/* A cluster of short options: -h, -o FILE, -oFILE, -jo FILE ... */
 static enum perfex_action short_options(struct parser *p, const char *arg)
 {
+	enum perfex_action action;
+
 	for (arg++; *arg; arg++) {
 		char opt[3] = { '-', *arg, '\0' };
 
-		if (*arg == 'h')
-			return PERFEX_HELP;
-		if (*arg == 'o')
-			return take_output(p, arg[1] ? arg + 1 : NULL, opt);
-		if (*arg == 'e')
-			return take_events(p, arg[1] ? arg + 1 : NULL, opt);
-		return usage_error(p, "invalid option '%s'", opt);
+		if (strchr("oexrpI", *arg))
+			return take_option(p, *arg, arg[1] ? arg + 1 : NULL,
+					   opt);
+		if (!strchr("hilj", *arg))
+			return usage_error(p, "invalid option '%s'", opt);
+		action = flag_option(p, *arg);
+		if (action != PERFEX_RUN)
+			return action;
 	}
+	return PERFEX_RUN;
+}
+
+/* Options that make no sense together. */
+static enum perfex_action check_combination(struct parser *p)
+{
+	const struct perfex_options *o = p->options;
+
+	if (o->csv_sep && o->json)
+		return usage_error(p, "%s", "-x and --json cannot be used "
+				   "together");
+	if (o->runs > 1 && o->tid)
+		return usage_error(p, "%s", "-r cannot be used with -p");
+	if (o->runs > 1 && o->interval_ms)
+		return usage_error(p, "%s", "-r cannot be used with -I");
+	if (!o->command && !o->tid)
+		return usage_error(p, "%s", "no command given");
 	return PERFEX_RUN;
 }
 
@@ -106,7 +247,9 @@ static enum perfex_action short_options(struct parser *p, const char *arg)
  * @error: for PERFEX_USAGE_ERROR, what was wrong, without a prefix
  * @error_size: its size
  *
- * Parsing stops at the first help or version request, or error.
+ * Parsing stops at the first help, version, info or list request, or
+ * error.  A command is needed, except with -p: there it is optional,
+ * and counting lasts as long as it runs.
  */
 enum perfex_action perfex_parse_options(int argc, char **argv,
 					struct perfex_options *options,
@@ -119,6 +262,7 @@ enum perfex_action perfex_parse_options(int argc, char **argv,
 	enum perfex_action action;
 
 	memset(options, 0, sizeof(*options));
+	options->runs = 1;
 	for (p.i = 1; p.i < argc; p.i++) {
 		const char *arg = argv[p.i];
 
@@ -136,9 +280,9 @@ enum perfex_action perfex_parse_options(int argc, char **argv,
 			return action;
 	}
 
-	if (p.i >= argc)
-		return usage_error(&p, "%s", "no command given");
-	options->command = argv + p.i;
-	options->command_argc = argc - p.i;
-	return PERFEX_RUN;
+	if (p.i < argc) {
+		options->command = argv + p.i;
+		options->command_argc = argc - p.i;
+	}
+	return check_combination(&p);
 }

@@ -1346,9 +1346,11 @@ SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 	return ret;
 }
 
-/* What vperfctr_read() copies out, too big for the stack. */
-struct vperfctr_read_buf {
-	struct perfctr_sum_ctrs sum;
+/*
+ * What vperfctr_read() copies out besides the sums, too big for the
+ * stack, and allocated only when asked for.
+ */
+struct vperfctr_read_extra {
 	struct perfctr_sum_ctrs children;
 	struct vperfctr_control control;
 };
@@ -1358,7 +1360,8 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 		struct vperfctr_control __user *, controlp,
 		struct perfctr_sum_ctrs __user *, childrenp)
 {
-	struct vperfctr_read_buf *buf;
+	struct vperfctr_read_extra *extra = NULL;
+	struct perfctr_sum_ctrs sum;
 	struct task_struct *tsk;
 	struct vperfctr *perfctr;
 	unsigned long flags;
@@ -1368,9 +1371,11 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	perfctr = vperfctr_of(f);
 	if (IS_ERR(perfctr))
 		return PTR_ERR(perfctr);
-	buf = kmalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	if (controlp || childrenp) {
+		extra = kmalloc(sizeof(*extra), GFP_KERNEL);
+		if (!extra)
+			return -ENOMEM;
+	}
 	tsk = vperfctr_get_owner(perfctr);
 	if (tsk) {
 		ret = vperfctr_freeze_owner(tsk);
@@ -1381,23 +1386,27 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	local_irq_save(flags);
 	if (tsk == current && vperfctr_is_oncpu(perfctr))
 		vperfctr_sample(perfctr);
-	vperfctr_get_sums(perfctr, &buf->sum);
-	buf->control = perfctr->control;
+	vperfctr_get_sums(perfctr, &sum);
+	if (extra)
+		extra->control = perfctr->control;
 	local_irq_restore(flags);
-	spin_lock(&perfctr->children_lock);
-	buf->children = perfctr->children;
-	spin_unlock(&perfctr->children_lock);
+	if (extra) {
+		spin_lock(&perfctr->children_lock);
+		extra->children = perfctr->children;
+		spin_unlock(&perfctr->children_lock);
+	}
 	if (tsk)
 		vperfctr_thaw_owner(tsk);
 
-	if ((sump && copy_to_user(sump, &buf->sum, sizeof(buf->sum))) ||
+	if ((sump && copy_to_user(sump, &sum, sizeof(sum))) ||
 	    (controlp &&
-	     copy_to_user(controlp, &buf->control, sizeof(buf->control))) ||
+	     copy_to_user(controlp, &extra->control, sizeof(extra->control))) ||
 	    (childrenp &&
-	     copy_to_user(childrenp, &buf->children, sizeof(buf->children))))
+	     copy_to_user(childrenp, &extra->children,
+			  sizeof(extra->children))))
 		ret = -EFAULT;
 out:
-	kfree(buf);
+	kfree(extra);
 	if (tsk)
 		put_task_struct(tsk);
 	return ret;

@@ -1,17 +1,68 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfex's event names, and the controls that count them.
+ * perfex's events on made-up machines: the names of -e, the defaults of
+ * each machine, the controls and their user-mode fallback, the values in
+ * the sums, and the listing of -l.  What the names mean is libperfctr's,
+ * tested in lib/tests; here, what perfex makes of it.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
+#include "metrics.h"
 #include "tap.h"
 
 #define SW(event)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##event)
-#define BOTH		(PERFCTR_SW_USR | PERFCTR_SW_OS)
+#define FIXED(j)	(PERFCTR_MAP_X86_FIXED | (j))
+#define USR		0x10000ull	/* PERFCTR_SW_USR, bit 16 */
+#define OS		0x20000ull	/* PERFCTR_SW_OS, bit 17 */
+#define BOTH		(USR | OS)
+#define TSC_INDEX	PERFCTR_EVENT_TSC_INDEX
+
+/* 4 general-purpose counters and 3 fixed ones. */
+static const struct perfctr_info intel = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.cpu_khz = 4000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 4,
+	.ctr_width = 48,
+	.nrfixed = 3,
+	.fixed_width = 48,
+	.driver_version = "6.0",
+};
+
+/* 6 general-purpose counters. */
+static const struct perfctr_info amd = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_AMD,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.cpu_khz = 3600000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 6,
+	.ctr_width = 48,
+	.driver_version = "6.0",
+};
+
+/* QEMU's: the TSC only. */
+static const struct perfctr_info tsc_only = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_GENERIC,
+	.cpu_features = PERFCTR_FEATURE_RDTSC,
+	.cpu_khz = 2000000,
+	.tsc_to_cpu_mult = 1,
+	.driver_version = "6.0",
+};
 
 static struct perfex_event_list list;
-static char error[128];
+static struct vperfctr_control control, fallback;
+static char error[PERFCTR_EVENT_ERROR_SIZE + 64];
 
 static int add(const char *spec)
 {
@@ -19,179 +70,477 @@ static int add(const char *spec)
 	return perfex_add_events(&list, spec, error, sizeof(error));
 }
 
-/* @spec alone is event @type with @modes, shown as @spec. */
-static void one(const char *spec, unsigned int type, unsigned int modes,
-		int implicit)
+/* The texts of the list, or its names once built, blank-separated. */
+static const char *joined(int names)
 {
-	const struct perfex_event *event = &list.event[0];
+	static char buf[1024];
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < list.nr; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? " " : "", names ? list.event[i].spec.name :
+						      list.event[i].text);
+	return buf;
+}
+
+/* The list is @spec alone, built for @info. */
+static int build(const char *spec, const struct perfctr_info *info,
+		 unsigned int *bad)
+{
+	unsigned int unused;
 
 	list.nr = 0;
-	tap_ok(add(spec) == 0 && list.nr == 1 && event->type == type &&
-	       event->modes == modes && event->implicit_modes == implicit &&
-	       strcmp(event->name, spec) == 0, "event '%s'", spec);
+	if (add(spec) < 0)
+		return -2;
+	return perfex_build_control(&list, info, &control, &fallback, error,
+				    sizeof(error), bad ? bad : &unused);
 }
 
-static void test_names(void)
+static void test_add_events(void)
 {
-	one("tsc", PERFEX_EVENT_TSC, 0, 0);
-	one("task-clock", PERFCTR_SW_TASK_CLOCK, 0, 0);
-	one("context-switches", PERFCTR_SW_CONTEXT_SWITCHES, 0, 0);
-	one("cs", PERFCTR_SW_CONTEXT_SWITCHES, 0, 0);
-	one("cpu-migrations", PERFCTR_SW_CPU_MIGRATIONS, 0, 0);
-	one("migrations", PERFCTR_SW_CPU_MIGRATIONS, 0, 0);
-	one("page-faults", PERFCTR_SW_PAGE_FAULTS, BOTH, 1);
-	one("faults", PERFCTR_SW_PAGE_FAULTS, BOTH, 1);
-	one("minor-faults", PERFCTR_SW_MINOR_FAULTS, BOTH, 1);
-	one("major-faults", PERFCTR_SW_MAJOR_FAULTS, BOTH, 1);
-	one("page-faults:u", PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR, 0);
-	one("page-faults:k", PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_OS, 0);
-	one("page-faults:uk", PERFCTR_SW_PAGE_FAULTS, BOTH, 0);
-	one("faults:ku", PERFCTR_SW_PAGE_FAULTS, BOTH, 0);
-	one("minor-faults:k", PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS, 0);
-	one("major-faults:u", PERFCTR_SW_MAJOR_FAULTS, PERFCTR_SW_USR, 0);
-}
-
-/* @spec is refused with @message, and the list is left alone. */
-static void bad(const char *spec, const char *message)
-{
-	list.nr = 1;
-	tap_ok(add(spec) == -1 && list.nr == 1, "refused: '%s'", spec);
-	tap_is_str(error, message, "refused: '%s': message", spec);
-}
-
-static void test_errors(void)
-{
-	bad("cycles", "unknown event 'cycles'");
-	bad("TSC", "unknown event 'TSC'");
-	bad("page-fault", "unknown event 'page-fault'");
-	bad("tsc,bogus", "unknown event 'bogus'");
-	bad("bogus:u", "unknown event 'bogus:u'");
-	bad("", "empty event name");
-	bad("tsc,,cs", "empty event name");
-	bad("tsc,", "empty event name");
-	bad("task-clock:u", "event 'task-clock' takes no modifier: only the "
-	    "fault events take :u, :k or :uk");
-	bad("page-faults:", "unknown modifier in event 'page-faults:': use "
-	    ":u, :k or :uk");
-	bad("page-faults:x", "unknown modifier in event 'page-faults:x': use "
-	    ":u, :k or :uk");
-	bad("page-faults:uu", "unknown modifier in event 'page-faults:uu': "
-	    "use :u, :k or :uk");
-	bad("page-faults:u:k", "unknown modifier in event 'page-faults:u:k': "
-	    "use :u, :k or :uk");
-	bad("page-faults:uuuuuuuuuuuuuuuuuuuuuuuuuuuuuu",
-	    "unknown event 'page-faults:uuuuuuuuuuuuuuuuuuuuuuuuuuuuuu'");
-}
-
-static void test_list(void)
-{
+	char name[80];
 	unsigned int i;
 
 	list.nr = 0;
-	tap_ok(add("tsc,cs") == 0 && add("faults:u") == 0 && list.nr == 3 &&
-	       !strcmp(list.event[0].name, "tsc") &&
-	       !strcmp(list.event[1].name, "cs") &&
-	       !strcmp(list.event[2].name, "faults:u"),
-	       "a list, then one more: three events in order");
+	tap_ok(add("tsc,cs") == 0 && add("faults:ku") == 0 &&
+	       add("r1C2,0xc0@1,bogus") == 0 && list.nr == 6,
+	       "add: two lists and one event: six events");
+	tap_is_str(joined(0), "tsc cs faults:ku r1C2 0xc0@1 bogus",
+		   "add: kept as written, in order, until the machine is "
+		   "known");
+
+	list.nr = 1;
+	tap_ok(add("") == -1 && list.nr == 1, "add: '' refused, list as it "
+	       "was");
+	tap_is_str(error, "empty event name", "add: '': message");
+	tap_ok(add("tsc,,cs") == -1 && list.nr == 1,
+	       "add: 'tsc,,cs' refused, nothing added");
+	tap_is_str(error, "empty event name", "add: 'tsc,,cs': message");
+	tap_ok(add("tsc,") == -1 && list.nr == 1,
+	       "add: 'tsc,' refused, nothing added");
+	memset(name, 'u', sizeof(name));
+	memcpy(name, "page-faults:", 12);
+	name[64] = '\0';
+	tap_ok(add(name) == -1 && list.nr == 1, "add: 64 characters refused");
+	tap_is_str(error, "page-faults:uuuuuuuu...: event name too long (at "
+		   "most 63 characters)", "add: too long: message");
+	name[63] = '\0';
+	tap_ok(add(name) == 0 && list.nr == 2 &&
+	       strlen(list.event[1].text) == 63, "add: 63 characters taken");
 
 	list.nr = 0;
 	for (i = 0; i < PERFEX_MAX_EVENTS; i++)
 		add("cs");
-	tap_is_int(list.nr, PERFEX_MAX_EVENTS, "up to %d events",
+	tap_is_int(list.nr, PERFEX_MAX_EVENTS, "add: up to %d events",
 		   PERFEX_MAX_EVENTS);
 	tap_ok(add("tsc") == -1 && list.nr == PERFEX_MAX_EVENTS,
-	       "one more is refused");
+	       "add: one more is refused");
 	tap_is_str(error, "too many events (at most 32)", "too many: message");
-
 	list.nr = PERFEX_MAX_EVENTS - 1;
 	tap_ok(add("tsc,tsc") == -1 && list.nr == PERFEX_MAX_EVENTS - 1,
-	       "a list that does not fit adds nothing");
+	       "add: a list that does not fit adds nothing");
+}
+
+#define SOFTWARE	"task-clock context-switches cpu-migrations page-faults"
+
+static void defaults_are(const struct perfctr_info *info, const char *machine,
+			 const char *want)
+{
+	perfex_default_events(&list, info);
+	tap_is_str(joined(0), want, "defaults: %s", machine);
 }
 
 static void test_defaults(void)
 {
-	static const char *const names[] = {
-		"task-clock", "context-switches", "cpu-migrations",
-		"page-faults", "tsc",
-	};
-	unsigned int i;
-	int same = 1;
+	struct perfctr_info info;
 
-	perfex_default_events(&list);
-	for (i = 0; i < 5 && list.nr == 5; i++)
-		same &= !strcmp(list.event[i].name, names[i]);
-	tap_ok(list.nr == 5 && same, "defaults: task-clock, context-switches, "
-	       "cpu-migrations, page-faults, tsc");
-	tap_ok(list.event[3].modes == BOTH && list.event[3].implicit_modes,
-	       "defaults: page-faults in both modes, may fall back");
+	defaults_are(NULL, "machine not known: today's", SOFTWARE " tsc");
+	defaults_are(&tsc_only, "TSC only: the same", SOFTWARE " tsc");
+	defaults_are(&intel, "Intel, 4+3 counters: perf stat's",
+		     SOFTWARE " cycles instructions branches branch-misses "
+		     "tsc");
+	defaults_are(&amd, "AMD, 6 counters: perf stat's",
+		     SOFTWARE " cycles instructions branches branch-misses "
+		     "tsc");
+
+	info = intel;
+	info.nrctrs = 0;
+	defaults_are(&info, "Intel, fixed counters only: cycles, "
+		     "instructions", SOFTWARE " cycles instructions tsc");
+	info = intel;
+	info.nrctrs = 1;
+	info.nrfixed = 0;
+	defaults_are(&info, "Intel, 1 counter, no fixed: cycles",
+		     SOFTWARE " cycles tsc");
+	info = amd;
+	info.nrctrs = 3;
+	defaults_are(&info, "AMD, 3 counters: the first three",
+		     SOFTWARE " cycles instructions branches tsc");
+	info = amd;
+	info.nrctrs = 0;
+	defaults_are(&info, "AMD driver, no counters: today's",
+		     SOFTWARE " tsc");
+	perfex_assumed_machine(&info);
+	defaults_are(&info, "the machine assumed when not known: today's",
+		     SOFTWARE " tsc");
+	tap_ok(info.cpu_type == PERFCTR_X86_GENERIC && info.nrctrs == 0 &&
+	       info.nrfixed == 0 &&
+	       !strcmp(perfctr_info_cpu_name(&info), "x86 TSC"),
+	       "the machine assumed: TSC only");
 }
 
-static void test_control(void)
+static int same_maps(void)
 {
-	struct vperfctr_control control, fallback;
+	return fallback.cpu_control.tsc_on == control.cpu_control.tsc_on &&
+	       fallback.cpu_control.nractrs == control.cpu_control.nractrs &&
+	       fallback.cpu_control.nrictrs == 0 &&
+	       !memcmp(fallback.cpu_control.pmc_map,
+		       control.cpu_control.pmc_map,
+		       sizeof(control.cpu_control.pmc_map));
+}
+
+static void test_defaults_control(void)
+{
 	const struct perfctr_cpu_control *c = &control.cpu_control;
 	const struct perfctr_cpu_control *f = &fallback.cpu_control;
-	struct perfctr_sum_ctrs sum;
+	unsigned int bad = 99, i;
+	static const int index[] = { 0, 1, 2, 3, 4, 5, 6, 7, TSC_INDEX };
+	int ok = 1;
 
-	perfex_default_events(&list);
-	tap_is_int(perfex_build_control(&list, &control, &fallback), 1,
-		   "defaults: a fallback control");
-	tap_ok(c->tsc_on == 1 && c->nractrs == 4 && c->nrictrs == 0 &&
-	       c->pmc_map[0] == SW(TASK_CLOCK) &&
-	       c->pmc_map[1] == SW(CONTEXT_SWITCHES) &&
-	       c->pmc_map[2] == SW(CPU_MIGRATIONS) &&
-	       c->pmc_map[3] == SW(PAGE_FAULTS) &&
-	       c->evntsel[0] == 0 && c->evntsel[3] == BOTH &&
-	       control.si_signo == 0 && control.preserve == 0,
-	       "defaults: TSC and four a-mode software counters");
-	tap_ok(f->tsc_on == 1 && f->nractrs == 4 &&
-	       f->pmc_map[3] == SW(PAGE_FAULTS) &&
-	       f->evntsel[3] == PERFCTR_SW_USR &&
-	       !memcmp(f->pmc_map, c->pmc_map, sizeof(c->pmc_map)),
-	       "defaults: the fallback counts page faults in user mode only");
-	tap_ok(list.event[0].counter == 0 && list.event[3].counter == 3 &&
-	       list.event[4].counter == -1, "defaults: counter indices");
-
-	memset(&sum, 0, sizeof(sum));
-	sum.tsc = 1000;
-	sum.pmc[3] = 44;
-	tap_ok(perfex_event_value(&list.event[4], &sum) == 1000 &&
-	       perfex_event_value(&list.event[3], &sum) == 44,
-	       "values: tsc from sum.tsc, others from their counter");
-	tap_ok(perfex_event_kind(&list.event[0]) == PERFEX_COUNT_TASK_CLOCK &&
-	       perfex_event_kind(&list.event[1]) == PERFEX_COUNT_EVENTS &&
-	       perfex_event_kind(&list.event[3]) == PERFEX_COUNT_EVENTS &&
-	       perfex_event_kind(&list.event[4]) == PERFEX_COUNT_PLAIN,
-	       "kinds: task-clock, events, plain");
+	perfex_default_events(&list, &intel);
+	tap_is_int(perfex_build_control(&list, &intel, &control, &fallback,
+					error, sizeof(error), &bad), 1,
+		   "Intel defaults: built, with a fallback");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 8 && c->nrictrs == 0 &&
+	       control.si_signo == 0 && control.preserve == 0 &&
+	       c->pmc_map[0] == SW(TASK_CLOCK) && c->evntsel[0] == 0 &&
+	       c->pmc_map[1] == SW(CONTEXT_SWITCHES) && c->evntsel[1] == 0 &&
+	       c->pmc_map[2] == SW(CPU_MIGRATIONS) && c->evntsel[2] == 0 &&
+	       c->pmc_map[3] == SW(PAGE_FAULTS) && c->evntsel[3] == BOTH &&
+	       c->pmc_map[4] == FIXED(1) && c->evntsel[4] == BOTH &&
+	       c->pmc_map[5] == FIXED(0) && c->evntsel[5] == BOTH &&
+	       c->pmc_map[6] == 0 && c->evntsel[6] == (BOTH | 0xc4) &&
+	       c->pmc_map[7] == 1 && c->evntsel[7] == (BOTH | 0xc5),
+	       "Intel defaults: 4 software counters, cycles and instructions "
+	       "on fixed counters 1 and 0, branches and branch-misses on "
+	       "counters 0 and 1, both modes; the TSC");
+	tap_ok(same_maps() && f->evntsel[0] == 0 && f->evntsel[1] == 0 &&
+	       f->evntsel[2] == 0 && f->evntsel[3] == USR &&
+	       f->evntsel[4] == USR && f->evntsel[5] == USR &&
+	       f->evntsel[6] == (USR | 0xc4) && f->evntsel[7] == (USR | 0xc5),
+	       "Intel defaults: the fallback, the same counters in user "
+	       "mode");
+	for (i = 0; i < list.nr; i++)
+		ok &= list.event[i].index == index[i];
+	tap_ok(list.nr == 9 && ok, "Intel defaults: the indices of the "
+	       "values, the TSC's last");
+	tap_is_str(joined(1), SOFTWARE " cycles instructions branches "
+		   "branch-misses tsc", "Intel defaults: named");
+	tap_is_str(perfex_kernel_mode_event(&list), "an event",
+		   "Intel defaults: none asks for kernel mode itself");
 
 	perfex_events_fall_back(&list);
-	tap_ok(!strcmp(list.event[3].name, "page-faults:u") &&
-	       list.event[3].modes == PERFCTR_SW_USR &&
-	       !strcmp(list.event[0].name, "task-clock") &&
-	       !strcmp(list.event[4].name, "tsc"),
-	       "fall back: page-faults becomes page-faults:u, others stay");
+	tap_is_str(joined(1), "task-clock context-switches cpu-migrations "
+		   "page-faults:u cycles:u instructions:u branches:u "
+		   "branch-misses:u tsc",
+		   "fall back: the events without a modifier are :u");
+	tap_ok(list.event[3].spec.evntsel == USR &&
+	       !list.event[3].spec.implicit_modes &&
+	       list.event[4].spec.evntsel == (USR | 0x3c) &&
+	       list.event[4].spec.fixed == 1 &&
+	       list.event[7].spec.evntsel == (USR | 0xc5) &&
+	       list.event[0].spec.evntsel == 0,
+	       "fall back: user mode only, as the fallback control counts");
 
-	list.nr = 0;
-	add("page-faults:k,faults:u,tsc");
-	tap_is_int(perfex_build_control(&list, &control, &fallback), 0,
+	perfex_default_events(&list, &amd);
+	tap_is_int(perfex_build_control(&list, &amd, &control, &fallback,
+					error, sizeof(error), &bad), 1,
+		   "AMD defaults: built, with a fallback");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 8 &&
+	       c->pmc_map[4] == 0 && c->evntsel[4] == (BOTH | 0x76) &&
+	       c->pmc_map[5] == 1 && c->evntsel[5] == (BOTH | 0xc0) &&
+	       c->pmc_map[6] == 2 && c->evntsel[6] == (BOTH | 0xc2) &&
+	       c->pmc_map[7] == 3 && c->evntsel[7] == (BOTH | 0xc3) &&
+	       same_maps() && f->evntsel[4] == (USR | 0x76) &&
+	       f->evntsel[7] == (USR | 0xc3),
+	       "AMD defaults: the hardware events on counters 0 to 3");
+
+	perfex_default_events(&list, &tsc_only);
+	tap_is_int(perfex_build_control(&list, &tsc_only, &control,
+					&fallback, error, sizeof(error), &bad),
+		   1, "TSC-only defaults: built, with a fallback");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 4 && c->nrictrs == 0 &&
+	       c->pmc_map[3] == SW(PAGE_FAULTS) && c->evntsel[3] == BOTH &&
+	       same_maps() && f->evntsel[3] == USR,
+	       "TSC-only defaults: today's control, page faults :u in the "
+	       "fallback");
+}
+
+static void test_mixed_control(void)
+{
+	const struct perfctr_cpu_control *c = &control.cpu_control;
+	const struct perfctr_cpu_control *f = &fallback.cpu_control;
+
+	tap_is_int(build("cs,cycles:u,tsc,r1c2,0xc0@3:k,faults,ref-cycles:ku",
+			 &intel, NULL), 1,
+		   "mixed: hardware, software and the TSC built");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 6 && c->nrictrs == 0 &&
+	       c->pmc_map[0] == SW(CONTEXT_SWITCHES) && c->evntsel[0] == 0 &&
+	       c->pmc_map[1] == FIXED(1) && c->evntsel[1] == USR &&
+	       c->pmc_map[2] == 0 && c->evntsel[2] == (BOTH | 0x1c2) &&
+	       c->pmc_map[3] == 3 && c->evntsel[3] == (OS | 0xc0) &&
+	       c->pmc_map[4] == SW(PAGE_FAULTS) && c->evntsel[4] == BOTH &&
+	       c->pmc_map[5] == FIXED(2) && c->evntsel[5] == BOTH,
+	       "mixed: each on its counter, modes as written");
+	tap_ok(same_maps() && f->evntsel[0] == 0 && f->evntsel[1] == USR &&
+	       f->evntsel[2] == (USR | 0x1c2) && f->evntsel[3] == (OS | 0xc0) &&
+	       f->evntsel[4] == USR && f->evntsel[5] == BOTH,
+	       "mixed: the fallback changes only r1c2 and faults");
+	tap_ok(list.event[0].index == 0 && list.event[1].index == 1 &&
+	       list.event[2].index == TSC_INDEX && list.event[3].index == 2 &&
+	       list.event[4].index == 3 && list.event[5].index == 4 &&
+	       list.event[6].index == 5, "mixed: the indices");
+	tap_is_str(joined(1), "context-switches cycles:u tsc r1c2 0xc0@3:k "
+		   "page-faults ref-cycles:uk",
+		   "mixed: libperfctr's names, aliases resolved");
+	tap_is_str(perfex_kernel_mode_event(&list), "0xc0@3:k",
+		   "mixed: 0xc0@3:k asks for kernel mode");
+	perfex_events_fall_back(&list);
+	tap_is_str(joined(1), "context-switches cycles:u tsc r1c2:u 0xc0@3:k "
+		   "page-faults:u ref-cycles:uk",
+		   "mixed: fall back: r1c2:u and page-faults:u");
+
+	tap_is_int(build("r2003c,cycles", &intel, NULL), 1,
+		   "raw selector with OS: built");
+	tap_ok(c->evntsel[0] == (OS | 0x3c) && f->evntsel[0] == (OS | 0x3c) &&
+	       c->evntsel[1] == BOTH && f->evntsel[1] == USR,
+	       "raw selector with OS: no fallback for it");
+	tap_is_str(perfex_kernel_mode_event(&list), "r2003c",
+		   "raw selector with OS: it asks for kernel mode");
+
+	tap_is_int(build("page-faults:k,faults:u,tsc", &tsc_only, NULL), 0,
 		   "explicit modifiers: no fallback");
-	tap_ok(c->nractrs == 2 && c->evntsel[0] == PERFCTR_SW_OS &&
-	       c->evntsel[1] == PERFCTR_SW_USR && c->tsc_on == 1,
-	       "explicit modifiers: as given");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 2 &&
+	       c->evntsel[0] == OS && c->evntsel[1] == USR &&
+	       !memcmp(&control, &fallback, sizeof(control)),
+	       "explicit modifiers: as given, the fallback the same");
+	tap_is_str(perfex_kernel_mode_event(&list), "page-faults:k",
+		   "explicit modifiers: page-faults:k asks for kernel mode");
 
-	list.nr = 0;
-	add("cs");
-	tap_ok(perfex_build_control(&list, &control, &fallback) == 0 &&
-	       c->tsc_on == 0 && c->nractrs == 1,
+	tap_ok(build("cs", &tsc_only, NULL) == 0 && c->tsc_on == 0 &&
+	       c->nractrs == 1 && list.event[0].index == 0,
 	       "no tsc asked for: TSC off");
+}
+
+static void test_values(void)
+{
+	struct perfctr_sum_ctrs sum;
+	unsigned int i;
+
+	build("task-clock,tsc,cycles,cs,instructions", &intel, NULL);
+	memset(&sum, 0, sizeof(sum));
+	sum.tsc = 1000;
+	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++)
+		sum.pmc[i] = 100 + i;
+	tap_ok(perfex_event_value(&list.event[0], &sum) == 100 &&
+	       perfex_event_value(&list.event[1], &sum) == 1000 &&
+	       perfex_event_value(&list.event[2], &sum) == 101 &&
+	       perfex_event_value(&list.event[3], &sum) == 102 &&
+	       perfex_event_value(&list.event[4], &sum) == 103,
+	       "values: the TSC from sum.tsc, the others from their counter");
+	tap_ok(perfex_event_kind(&list.event[0]) == PERFEX_COUNT_TASK_CLOCK &&
+	       perfex_event_kind(&list.event[1]) == PERFEX_COUNT_PLAIN &&
+	       perfex_event_kind(&list.event[2]) == PERFEX_COUNT_EVENTS &&
+	       perfex_event_kind(&list.event[3]) == PERFEX_COUNT_EVENTS,
+	       "kinds: task-clock, plain TSC, events");
+}
+
+/* Building @spec for @info fails with @err_no, @msg, event @bad. */
+static void refused(const char *spec, const struct perfctr_info *info,
+		    const char *machine, int err_no, unsigned int bad,
+		    const char *msg)
+{
+	unsigned int got = 99;
+	int ret;
+
+	errno = 0;
+	ret = build(spec, info, &got);
+	tap_ok(ret == -1 && errno == err_no && got == bad,
+	       "%s: '%s' refused with %s, event %u", machine, spec,
+	       strerror(err_no), bad);
+	tap_is_str(error, msg, "%s: '%s': message", machine, spec);
+}
+
+static void test_errors(void)
+{
+	refused("tsc,bogus", &intel, "Intel", EINVAL, 1,
+		"bogus: unknown event");
+	refused("cycles", &tsc_only, "TSC only", EOPNOTSUPP, 0,
+		"cycles: this CPU has no hardware counters (driver: x86 TSC)");
+	refused("task-clock,r1c2", &tsc_only, "TSC only", EOPNOTSUPP, 1,
+		"r1c2: this CPU has no hardware counters (driver: x86 TSC)");
+	refused("ref-cycles:u", &amd, "AMD", EOPNOTSUPP, 0,
+		"ref-cycles:u: not an event of this CPU (driver: AMD)");
+	refused("r1c2,r1c3,r1c4,r1c5,branches", &intel, "Intel", ENOSPC, 4,
+		"branches: all 4 general-purpose counters are in use");
+	refused("0xc0@1,0xc4@1", &intel, "Intel", EINVAL, 1,
+		"0xc4@1: general-purpose counter 1 is in use");
+	refused("task-clock:u", &intel, "Intel", EINVAL, 0,
+		"task-clock:u: task-clock takes no modifier (only hardware "
+		"and fault events do)");
+	refused("cs,cycles:x", &intel, "Intel", EINVAL, 1,
+		"cycles:x: unknown modifier ':x': use :u, :k or :uk");
+	refused("r4100c0", &intel, "Intel", EINVAL, 0,
+		"r4100c0: bit 22 (EN) is set by the driver, not in the "
+		"selector");
+}
+
+/* The names metrics.c pairs events by are those libperfctr gives. */
+static void test_metric_names(void)
+{
+	struct perfex_count counts[PERFEX_MAX_EVENTS];
+	struct perfex_metric metric;
+	static const unsigned long long value[] = {
+		2000000000, 1000000000, 100000, 2000, 1000, 10,
+	};
+	char text[64];
+	unsigned int i;
+	int ok = 1;
+
+	build("instructions:u,cycles:u,cache-references,cache-misses,"
+	      "branches:k,branch-misses:k", &intel, NULL);
+	for (i = 0; i < list.nr; i++) {
+		memset(&counts[i], 0, sizeof(counts[i]));
+		counts[i].name = list.event[i].spec.name;
+		counts[i].kind = perfex_event_kind(&list.event[i]);
+		counts[i].value = value[i];
+	}
+	ok &= perfex_metric_of(counts, list.nr, 0, 1000000000, &metric) == 0;
+	perfex_metric_text(text, sizeof(text), &metric);
+	tap_is_str(text, "   2.00  insn per cycle",
+		   "metrics: instructions:u over cycles:u");
+	ok &= perfex_metric_of(counts, list.nr, 3, 1000000000, &metric) == 0;
+	perfex_metric_text(text, sizeof(text), &metric);
+	tap_is_str(text, "   2.00% of all cache refs",
+		   "metrics: cache-misses over cache-references");
+	ok &= perfex_metric_of(counts, list.nr, 5, 1000000000, &metric) == 0;
+	perfex_metric_text(text, sizeof(text), &metric);
+	tap_is_str(text, "   1.00% of all branches",
+		   "metrics: branch-misses:k over branches:k");
+	tap_ok(ok, "metrics: a figure for each");
+
+	build("cs,migrations,faults,task-clock", &tsc_only, NULL);
+	for (i = 0; i < list.nr; i++)
+		ok &= perfex_count_kind_of(list.event[i].spec.name) ==
+		      perfex_event_kind(&list.event[i]);
+	tap_is_str(joined(1), "context-switches cpu-migrations page-faults "
+		   "task-clock", "metrics: the software events' names");
+	tap_ok(ok, "metrics: the kinds from the names those of the events");
+}
+
+static void test_drop_hardware(void)
+{
+	const struct perfctr_cpu_control *c = &control.cpu_control;
+	unsigned int bad;
+
+	perfex_default_events(&list, &intel);
+	perfex_build_control(&list, &intel, &control, &fallback, error,
+			     sizeof(error), &bad);
+	tap_is_int(perfex_events_drop_hardware(&list), 4,
+		   "drop hardware: the four of the Intel defaults");
+	tap_is_str(joined(0), SOFTWARE " tsc",
+		   "drop hardware: the rest, in order");
+	tap_ok(perfex_build_control(&list, &intel, &control, &fallback,
+				    error, sizeof(error), &bad) == 1 &&
+	       c->tsc_on == 1 && c->nractrs == 4 &&
+	       c->pmc_map[3] == SW(PAGE_FAULTS) &&
+	       list.event[4].index == TSC_INDEX,
+	       "drop hardware: rebuilt, today's control");
+	tap_is_int(perfex_events_drop_hardware(&list), 0,
+		   "drop hardware: none left");
+}
+
+static char *listing(const struct perfctr_info *info)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	perfex_list_events(out, info);
+	fclose(out);
+	return text;
+}
+
+/* How many lines of @text name an event, "[...]" at their end. */
+static unsigned int events_listed(const char *text)
+{
+	unsigned int n = 0;
+	const char *eol;
+
+	for (; (eol = strchr(text, '\n')); text = eol + 1)
+		n += eol > text && eol[-1] == ']';
+	return n;
+}
+
+static void test_list(void)
+{
+	char *text;
+
+	text = listing(&tsc_only);
+	tap_is_str(text,
+		"\nList of pre-defined events (to be used in -e):\n\n"
+		"  tsc                                                [Time-stamp counter]\n"
+		"       time-stamp counter ticks\n"
+		"  task-clock                                         [Software event]\n"
+		"       time on a CPU, in ns\n"
+		"  context-switches OR cs                             [Software event]\n"
+		"       times switched out\n"
+		"  cpu-migrations OR migrations                       [Software event]\n"
+		"       times resumed on another CPU\n"
+		"  page-faults OR faults                              [Software event]\n"
+		"       page faults, minor and major\n"
+		"  minor-faults                                       [Software event]\n"
+		"       page faults resolved without I/O\n"
+		"  major-faults                                       [Software event]\n"
+		"       page faults that needed I/O\n"
+		"\n"
+		"  Fault events take a modifier: :u counts user mode, :k kernel\n"
+		"  mode, :uk both.\n\n",
+		"-l, TSC only: name, alias, kind and description of each");
+	free(text);
+
+	text = listing(&intel);
+	tap_ok(events_listed(text) == 14 &&
+	       strstr(text, "\n  cycles                                     "
+		      "        [Hardware event]\n"
+		      "       core cycles, not halted\n") &&
+	       strstr(text, "\n  ref-cycles  ") &&
+	       strstr(text, "\n  Hardware and fault events take a modifier: "
+		      ":u counts user mode,\n  :k kernel mode, :uk both.  "
+		      "Raw hardware events: rNNNN, an event\n  selector in "
+		      "hexadecimal, or perfctr 2.7's SEL or SEL@PMC.\n\n"),
+	       "-l, Intel: 14 events, the hardware ones, raw events said");
+	free(text);
+	text = listing(&amd);
+	tap_ok(events_listed(text) == 13 && !strstr(text, "ref-cycles") &&
+	       strstr(text, "\n  cache-misses                               "
+		      "        [Hardware event]\n       L2 cache misses\n"),
+	       "-l, AMD: 13 events, no ref-cycles, the L2 cache events");
+	free(text);
 }
 
 int main(void)
 {
-	test_names();
-	test_errors();
-	test_list();
+	test_add_events();
 	test_defaults();
-	test_control();
+	test_defaults_control();
+	test_mixed_control();
+	test_values();
+	test_errors();
+	test_metric_names();
+	test_drop_hardware();
+	test_list();
 	return tap_done();
 }

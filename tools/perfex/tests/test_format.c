@@ -10,6 +10,9 @@
 #include "format.h"
 #include "tap.h"
 
+#define COUNT(n, v, c, k) \
+	{ .name = (n), .value = (v), .children = (c), .kind = (k) }
+
 static void thousands(unsigned long long value, const char *want)
 {
 	char buf[THOUSANDS_BUF_SIZE];
@@ -68,9 +71,8 @@ static char *report_text(const struct perfex_report *report)
 static void test_report(void)
 {
 	char *command[] = { "./spin", "1", NULL };
-	struct perfex_count count = {
-		"tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN
-	};
+	struct perfex_count count =
+		COUNT("tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN);
 	struct perfex_report report = {
 		.command = command,
 		.counts = &count,
@@ -171,11 +173,11 @@ static void test_report_default(void)
 {
 	char *command[] = { "spin", "1", NULL };
 	struct perfex_count counts[] = {
-		{ "task-clock", 1000123456, 0, PERFEX_COUNT_TASK_CLOCK },
-		{ "context-switches", 3, 0, PERFEX_COUNT_EVENTS },
-		{ "cpu-migrations", 0, 0, PERFEX_COUNT_EVENTS },
-		{ "page-faults", 105918, 0, PERFEX_COUNT_EVENTS },
-		{ "tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN },
+		COUNT("task-clock", 1000123456, 0, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("context-switches", 3, 0, PERFEX_COUNT_EVENTS),
+		COUNT("cpu-migrations", 0, 0, PERFEX_COUNT_EVENTS),
+		COUNT("page-faults", 105918, 0, PERFEX_COUNT_EVENTS),
+		COUNT("tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN),
 	};
 	struct perfex_report report = {
 		.command = command,
@@ -247,11 +249,11 @@ static void test_report_children(void)
 {
 	char *command[] = { "forker", "4", "256", NULL };
 	struct perfex_count counts[] = {
-		{ "task-clock", 8123456, 21345678, PERFEX_COUNT_TASK_CLOCK },
-		{ "context-switches", 1, 8, PERFEX_COUNT_EVENTS },
-		{ "cpu-migrations", 0, 3, PERFEX_COUNT_EVENTS },
-		{ "page-faults", 41, 1100, PERFEX_COUNT_EVENTS },
-		{ "tsc", 24370368, 64037034, PERFEX_COUNT_PLAIN },
+		COUNT("task-clock", 8123456, 21345678, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("context-switches", 1, 8, PERFEX_COUNT_EVENTS),
+		COUNT("cpu-migrations", 0, 3, PERFEX_COUNT_EVENTS),
+		COUNT("page-faults", 41, 1100, PERFEX_COUNT_EVENTS),
+		COUNT("tsc", 24370368, 64037034, PERFEX_COUNT_PLAIN),
 	};
 	struct perfex_report report = {
 		.command = command,
@@ -308,6 +310,216 @@ static void test_report_children(void)
 	free(text);
 }
 
+
+/* Hardware events, made up: the figures perf stat derives from them. */
+static void test_report_hardware(void)
+{
+	char *command[] = { "work", NULL };
+	struct perfex_count counts[] = {
+		COUNT("task-clock", 1000000000, 0, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("cycles", 3000000000ull, 0, PERFEX_COUNT_EVENTS),
+		COUNT("instructions", 4500000000ull, 0, PERFEX_COUNT_EVENTS),
+		COUNT("branches", 900000000, 0, PERFEX_COUNT_EVENTS),
+		COUNT("branch-misses", 9000000, 0, PERFEX_COUNT_EVENTS),
+		COUNT("cache-references", 50000000, 0, PERFEX_COUNT_EVENTS),
+		COUNT("cache-misses", 5000000, 0, PERFEX_COUNT_EVENTS),
+	};
+	struct perfex_report report = {
+		.command = command,
+		.counts = counts,
+		.nr_counts = 7,
+		.elapsed_ns = 2000000000,
+		.user_ns = 1000000000,
+	};
+	char *text;
+
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for 'work':\n"
+		   "\n"
+		   "          1,000.00 msec task-clock             #    0.500 CPUs utilized\n"
+		   "     3,000,000,000      cycles                 #    3.000 GHz\n"
+		   "     4,500,000,000      instructions           #    1.50  insn per cycle\n"
+		   "       900,000,000      branches               #  900.000 M/sec\n"
+		   "         9,000,000      branch-misses          #    1.00% of all branches\n"
+		   "        50,000,000      cache-references       #   50.000 M/sec\n"
+		   "         5,000,000      cache-misses           #   10.00% of all cache refs\n"
+		   "\n"
+		   "       2.000000000 seconds time elapsed\n"
+		   "\n"
+		   "       1.000000000 seconds user\n"
+		   "       0.000000000 seconds sys\n"
+		   "\n",
+		   "report: hardware events, with perf's figures");
+	free(text);
+
+	/* The figures are about the totals, children included. */
+	counts[1].children = 3000000000ull;
+	counts[2].children = 1500000000ull;
+	text = report_text(&report);
+	tap_ok(strstr(text, "      cycles                 #    6.000 GHz\n") &&
+	       strstr(text, "      instructions           #    1.00  insn per "
+		      "cycle\n"),
+	       "report: hardware figures from the totals");
+	free(text);
+}
+
+/* -r: means, each with the standard deviation of its mean. */
+static void test_report_runs(void)
+{
+	char *command[] = { "spin", "1", NULL };
+	struct perfex_count counts[] = {
+		COUNT("task-clock", 1000123456, 0, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("context-switches", 3, 0, PERFEX_COUNT_EVENTS),
+		COUNT("tsc", 2998123456ull, 0, PERFEX_COUNT_PLAIN),
+		COUNT("cpu-migrations", 0, 0, PERFEX_COUNT_EVENTS),
+	};
+	struct perfex_report report = {
+		.command = command,
+		.counts = counts,
+		.nr_counts = 4,
+		.runs = 5,
+		.elapsed_ns = 1001234567,
+		.elapsed_stddev_ns = 1234567,
+		.user_ns = 998000000,
+		.sys_ns = 1000000,
+	};
+	char *text;
+
+	counts[0].noise = 0.05;
+	counts[1].noise = 12.5;
+	counts[2].noise = 0.004;
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for 'spin 1' (5 runs):\n"
+		   "\n"
+		   "          1,000.12 msec task-clock             #    0.999 CPUs utilized             ( +-  0.05% )\n"
+		   "                 3      context-switches       #    3.000 /sec                      ( +- 12.50% )\n"
+		   "     2,998,123,456      tsc                                                         ( +-  0.00% )\n"
+		   "                 0      cpu-migrations         #    0.000 /sec\n"
+		   "\n"
+		   "           1.00123 +- 0.00123 seconds time elapsed  ( +-  0.12% )\n"
+		   "\n",
+		   "runs: header, means with noise, elapsed +- stddev; no user, sys");
+	free(text);
+
+	/* Exactly the same every run: no noise to show, to the ns. */
+	report.elapsed_stddev_ns = 0;
+	counts[0].noise = counts[1].noise = counts[2].noise = 0;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n       1.001234567 +- 0.000000000 seconds time "
+		      "elapsed\n\n") && !strstr(text, "( +-"),
+	       "runs: no spread: nine decimals, no percentages");
+	free(text);
+
+	/* A spread of seconds: the decimals of its first two digits. */
+	report.elapsed_ns = 12000000000ull;
+	report.elapsed_stddev_ns = 2500000000ull;
+	text = report_text(&report);
+	tap_ok(strstr(text, "\n             12.00 +- 2.50 seconds time elapsed"
+		      "  ( +- 20.83% )\n") != NULL,
+	       "runs: a spread over a second: two decimals");
+	free(text);
+}
+
+/* -p: the thread, and no user or system time. */
+static void test_report_thread(void)
+{
+	struct perfex_count counts[] = {
+		COUNT("task-clock", 500000000, 0, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("tsc", 1500000000, 0, PERFEX_COUNT_PLAIN),
+	};
+	struct perfex_report report = {
+		.tid = 1234,
+		.counts = counts,
+		.nr_counts = 2,
+		.elapsed_ns = 1000000000,
+	};
+	char *text;
+
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for thread id '1234':\n"
+		   "\n"
+		   "            500.00 msec task-clock             #    0.500 CPUs utilized\n"
+		   "     1,500,000,000      tsc\n"
+		   "\n"
+		   "       1.000000000 seconds time elapsed\n"
+		   "\n",
+		   "thread: header names it, no user or sys time");
+	free(text);
+}
+
+static int starts_with(const char *text, const char *prefix)
+{
+	return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+static char *interval_text(const struct perfex_interval *iv)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	perfex_print_interval(out, iv);
+	fclose(out);
+	return text;
+}
+
+/* -I: a line per count, after the time; a header now and then. */
+static void test_interval(void)
+{
+	struct perfex_count counts[] = {
+		COUNT("task-clock", 500123456, 0, PERFEX_COUNT_TASK_CLOCK),
+		COUNT("page-faults", 20, 0, PERFEX_COUNT_EVENTS),
+		COUNT("tsc", 1500000000, 0, PERFEX_COUNT_PLAIN),
+	};
+	struct perfex_interval iv = {
+		.time_ns = 1000123456,
+		.length_ns = 1000000000,
+		.index = 0,
+		.counts = counts,
+		.nr_counts = 3,
+	};
+	char *text;
+
+	text = interval_text(&iv);
+	tap_is_str(text,
+		   "#           time             counts unit events\n"
+		   "     1.000123456             500.12 msec task-clock             #    0.500 CPUs utilized\n"
+		   "     1.000123456                 20      page-faults            #   39.990 /sec\n"
+		   "     1.000123456      1,500,000,000      tsc\n",
+		   "interval: the first, with the header");
+	free(text);
+
+	iv.index = 1;
+	iv.time_ns = 123456789012ull;
+	text = interval_text(&iv);
+	tap_ok(starts_with(text, "   123.456789012             500.12 msec "
+			   "task-clock "),
+	       "interval: later ones without the header");
+	free(text);
+
+	iv.index = 25;
+	text = interval_text(&iv);
+	tap_ok(starts_with(text, "#           time             counts"),
+	       "interval: the header again after 25");
+	free(text);
+
+	counts[0].not_counted = counts[1].not_counted = 1;
+	counts[2].not_counted = 1;
+	iv.index = 2;
+	text = interval_text(&iv);
+	tap_ok(strstr(text, "     <not counted> msec task-clock\n") &&
+	       strstr(text, "     <not counted>      page-faults\n") &&
+	       !strchr(text, '#'),
+	       "interval: unreadable counts: <not counted>, no figures");
+	free(text);
+}
+
 int main(void)
 {
 	test_thousands();
@@ -317,5 +529,9 @@ int main(void)
 	test_report();
 	test_report_default();
 	test_report_children();
+	test_report_hardware();
+	test_report_runs();
+	test_report_thread();
+	test_interval();
 	return tap_done();
 }

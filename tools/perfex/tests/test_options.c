@@ -73,9 +73,12 @@ static void test_errors(void)
 	tap_is_int(parse((char *[]){ "perfex", NULL }), PERFEX_USAGE_ERROR,
 		   "no arguments");
 	tap_is_str(error, "no command given", "no arguments: message");
-	tap_is_int(parse(ARGV("-x", "ls")), PERFEX_USAGE_ERROR,
+	tap_is_int(parse(ARGV("-q", "ls")), PERFEX_USAGE_ERROR,
 		   "unknown short option");
-	tap_is_str(error, "invalid option '-x'", "unknown short: message");
+	tap_is_str(error, "invalid option '-q'", "unknown short: message");
+	tap_is_int(parse(ARGV("-jq", "ls")), PERFEX_USAGE_ERROR,
+		   "unknown short option in a cluster");
+	tap_is_str(error, "invalid option '-q'", "in a cluster: message");
 	tap_is_int(parse(ARGV("--frobnicate", "ls")), PERFEX_USAGE_ERROR,
 		   "unknown long option");
 	tap_is_str(error, "unrecognized option '--frobnicate'",
@@ -92,23 +95,29 @@ static void test_events(void)
 	       "no -e: no events (the defaults are perfex's choice)");
 	tap_ok(parse(ARGV("-e", "tsc,cs", "ls")) == PERFEX_RUN &&
 	       options.events.nr == 2 &&
-	       !strcmp(options.events.event[1].name, "cs") &&
+	       !strcmp(options.events.event[0].text, "tsc") &&
+	       !strcmp(options.events.event[1].text, "cs") &&
 	       !strcmp(options.command[0], "ls"), "-e LIST");
 	tap_ok(parse(ARGV("-etask-clock", "-e", "faults:u", "ls")) ==
 	       PERFEX_RUN && options.events.nr == 2 &&
-	       !strcmp(options.events.event[0].name, "task-clock") &&
-	       !strcmp(options.events.event[1].name, "faults:u"),
+	       !strcmp(options.events.event[0].text, "task-clock") &&
+	       !strcmp(options.events.event[1].text, "faults:u"),
 	       "-eEVENT, and -e repeated adds up");
-	tap_ok(parse(ARGV("--event", "tsc", "--event=major-faults:k", "ls")) ==
+	tap_ok(parse(ARGV("--event", "tsc", "--event=cycles:k", "ls")) ==
 	       PERFEX_RUN && options.events.nr == 2 &&
-	       options.events.event[1].type == PERFCTR_SW_MAJOR_FAULTS,
+	       !strcmp(options.events.event[1].text, "cycles:k"),
 	       "--event EVENT and --event=EVENT");
 	tap_ok(parse(ARGV("-o", "f", "-e", "cs", "ls")) == PERFEX_RUN &&
 	       !strcmp(options.output, "f") && options.events.nr == 1,
 	       "-o and -e together");
-	tap_is_int(parse(ARGV("-e", "bogus", "ls")), PERFEX_USAGE_ERROR,
-		   "-e with an unknown event");
-	tap_is_str(error, "unknown event 'bogus'", "unknown event: message");
+	tap_ok(parse(ARGV("-e", "bogus,r1c2,0xc0@1", "ls")) == PERFEX_RUN &&
+	       options.events.nr == 3 &&
+	       !strcmp(options.events.event[0].text, "bogus") &&
+	       !strcmp(options.events.event[2].text, "0xc0@1"),
+	       "-e: names kept as written, parsed once the machine is known");
+	tap_is_int(parse(ARGV("-e", "tsc,,cs", "ls")), PERFEX_USAGE_ERROR,
+		   "-e with an empty name in the list");
+	tap_is_str(error, "empty event name", "empty name: message");
 	tap_is_int(parse(ARGV("-e")), PERFEX_USAGE_ERROR, "-e without EVENTS");
 	tap_is_str(error, "option '-e' requires an argument",
 		   "-e without EVENTS: message");
@@ -134,6 +143,159 @@ static void test_double_dash(void)
 	       "a lone '-' is a command");
 }
 
+
+static void test_csv(void)
+{
+	tap_ok(parse(ARGV("-x,", "ls")) == PERFEX_RUN && options.csv_sep &&
+	       !strcmp(options.csv_sep, ",") && !options.json, "-xSEP");
+	tap_ok(parse(ARGV("-x", ";", "ls")) == PERFEX_RUN &&
+	       !strcmp(options.csv_sep, ";"), "-x SEP");
+	tap_ok(parse(ARGV("--field-separator=::", "ls")) == PERFEX_RUN &&
+	       !strcmp(options.csv_sep, "::"), "--field-separator=SEP");
+	tap_ok(parse(ARGV("--field-separator", " ", "ls")) == PERFEX_RUN &&
+	       !strcmp(options.csv_sep, " "), "--field-separator SEP");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && !options.csv_sep,
+	       "no -x: not CSV");
+	tap_is_int(parse(ARGV("-x", "", "ls")), PERFEX_USAGE_ERROR,
+		   "-x with an empty separator");
+	tap_is_str(error, "option '-x': empty separator",
+		   "-x empty: message");
+	tap_is_int(parse(ARGV("-x")), PERFEX_USAGE_ERROR, "-x without SEP");
+	tap_is_str(error, "option '-x' requires an argument",
+		   "-x without SEP: message");
+	tap_is_int(parse(ARGV("-x", ",", "ls", "--json")), PERFEX_RUN,
+		   "--json after the command is the command's");
+}
+
+static void test_json(void)
+{
+	tap_ok(parse(ARGV("-j", "ls")) == PERFEX_RUN && options.json, "-j");
+	tap_ok(parse(ARGV("--json", "ls")) == PERFEX_RUN && options.json,
+	       "--json");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && !options.json,
+	       "no --json");
+	tap_ok(parse(ARGV("-jo", "f", "ls")) == PERFEX_RUN && options.json &&
+	       !strcmp(options.output, "f"), "-jo FILE: a cluster");
+	tap_is_int(parse(ARGV("--json=yes", "ls")), PERFEX_USAGE_ERROR,
+		   "--json=VALUE");
+	tap_is_str(error, "option '--json' doesn't allow an argument",
+		   "--json=VALUE: message");
+	tap_is_int(parse(ARGV("-j", "-x,", "ls")), PERFEX_USAGE_ERROR,
+		   "-j and -x");
+	tap_is_str(error, "-x and --json cannot be used together",
+		   "-j and -x: message");
+}
+
+static void test_repeat(void)
+{
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && options.runs == 1,
+	       "no -r: one run");
+	tap_ok(parse(ARGV("-r", "5", "ls")) == PERFEX_RUN && options.runs == 5,
+	       "-r N");
+	tap_ok(parse(ARGV("-r12", "ls")) == PERFEX_RUN && options.runs == 12,
+	       "-rN");
+	tap_ok(parse(ARGV("--repeat=3", "ls")) == PERFEX_RUN &&
+	       options.runs == 3, "--repeat=N");
+	tap_ok(parse(ARGV("-jr3", "ls")) == PERFEX_RUN && options.json &&
+	       options.runs == 3, "-jr3: a cluster");
+	tap_ok(parse(ARGV("-r", "100000", "ls")) == PERFEX_RUN &&
+	       options.runs == 100000, "-r 100000: the most");
+	tap_is_int(parse(ARGV("-r", "0", "ls")), PERFEX_USAGE_ERROR, "-r 0");
+	tap_is_str(error, "option '-r': invalid number of runs (1 to 100000) "
+		   "'0'", "-r 0: message");
+	tap_is_int(parse(ARGV("-r", "100001", "ls")), PERFEX_USAGE_ERROR,
+		   "-r 100001");
+	tap_is_int(parse(ARGV("-r", "-2", "ls")), PERFEX_USAGE_ERROR, "-r -2");
+	tap_is_int(parse(ARGV("-r", "1.5", "ls")), PERFEX_USAGE_ERROR,
+		   "-r 1.5");
+	tap_is_int(parse(ARGV("-r", "", "ls")), PERFEX_USAGE_ERROR, "-r ''");
+	tap_is_int(parse(ARGV("-r", "99999999999999999999", "ls")),
+		   PERFEX_USAGE_ERROR, "-r with an overflowing number");
+	tap_is_int(parse(ARGV("--repeat")), PERFEX_USAGE_ERROR,
+		   "--repeat without N");
+	tap_is_str(error, "option '--repeat' requires an argument",
+		   "--repeat without N: message");
+}
+
+static void test_pid(void)
+{
+	char **argv = ARGV("-p", "123", "sleep", "1");
+
+	tap_ok(parse(ARGV("-p", "123")) == PERFEX_RUN && options.tid == 123 &&
+	       !options.command && options.command_argc == 0,
+	       "-p TID: no command needed");
+	tap_ok(parse(argv) == PERFEX_RUN && options.tid == 123 &&
+	       options.command == argv + 3 && options.command_argc == 2,
+	       "-p TID COMMAND");
+	tap_ok(parse(ARGV("-p77")) == PERFEX_RUN && options.tid == 77,
+	       "-pTID");
+	tap_ok(parse(ARGV("--pid=5")) == PERFEX_RUN && options.tid == 5,
+	       "--pid=TID");
+	tap_ok(parse(ARGV("--tid", "7")) == PERFEX_RUN && options.tid == 7,
+	       "--tid TID");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && options.tid == 0,
+	       "no -p");
+	tap_ok(parse(ARGV("ls", "-p", "5")) == PERFEX_RUN && options.tid == 0,
+	       "-p after the command is the command's");
+	tap_is_int(parse(ARGV("-p", "0")), PERFEX_USAGE_ERROR, "-p 0");
+	tap_is_str(error, "option '-p': invalid thread id '0'",
+		   "-p 0: message");
+	tap_is_int(parse(ARGV("-p", "12ab")), PERFEX_USAGE_ERROR, "-p 12ab");
+	tap_is_int(parse(ARGV("-p", "-3")), PERFEX_USAGE_ERROR, "-p -3");
+	tap_is_int(parse(ARGV("-p")), PERFEX_USAGE_ERROR, "-p without TID");
+	tap_is_int(parse(ARGV("-r", "2", "-p", "5")), PERFEX_USAGE_ERROR,
+		   "-r 2 with -p");
+	tap_is_str(error, "-r cannot be used with -p", "-r with -p: message");
+	tap_ok(parse(ARGV("-r", "1", "-p", "5")) == PERFEX_RUN,
+	       "-r 1 with -p: one run is no repeat");
+}
+
+static void test_interval(void)
+{
+	tap_ok(parse(ARGV("-I", "100", "ls")) == PERFEX_RUN &&
+	       options.interval_ms == 100, "-I MS");
+	tap_ok(parse(ARGV("-I10", "ls")) == PERFEX_RUN &&
+	       options.interval_ms == 10, "-I10: the least");
+	tap_ok(parse(ARGV("--interval-print=250", "-p", "9")) == PERFEX_RUN &&
+	       options.interval_ms == 250 && options.tid == 9,
+	       "--interval-print=MS, with -p");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && options.interval_ms == 0,
+	       "no -I");
+	tap_is_int(parse(ARGV("-I", "9", "ls")), PERFEX_USAGE_ERROR, "-I 9");
+	tap_is_str(error, "option '-I': invalid interval (milliseconds, at "
+		   "least 10) '9'", "-I 9: message");
+	tap_is_int(parse(ARGV("-I", "86400001", "ls")), PERFEX_USAGE_ERROR,
+		   "-I beyond a day");
+	tap_is_int(parse(ARGV("-I", "1s", "ls")), PERFEX_USAGE_ERROR,
+		   "-I 1s");
+	tap_is_int(parse(ARGV("-I", "100", "-r", "3", "ls")),
+		   PERFEX_USAGE_ERROR, "-I with -r");
+	tap_is_str(error, "-r cannot be used with -I", "-I with -r: message");
+}
+
+static void test_flags(void)
+{
+	tap_ok(parse(ARGV("--no-children", "ls")) == PERFEX_RUN &&
+	       options.no_children, "--no-children");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && !options.no_children,
+	       "no --no-children");
+	tap_is_int(parse(ARGV("--no-children=1", "ls")), PERFEX_USAGE_ERROR,
+		   "--no-children=VALUE");
+	tap_is_int(parse(ARGV("--no-child", "ls")), PERFEX_USAGE_ERROR,
+		   "--no-child: no abbreviations");
+	tap_is_int(parse(ARGV("-i")), PERFEX_INFO, "-i: no command needed");
+	tap_is_int(parse(ARGV("--info")), PERFEX_INFO, "--info");
+	tap_is_int(parse(ARGV("-l")), PERFEX_LIST, "-l");
+	tap_is_int(parse(ARGV("--list", "ls")), PERFEX_LIST, "--list");
+	tap_is_int(parse(ARGV("-li")), PERFEX_LIST, "-li: the first wins");
+	tap_is_int(parse(ARGV("-r", "0", "-i")), PERFEX_USAGE_ERROR,
+		   "an error before -i is an error");
+	tap_is_int(parse(ARGV("-e", "bogus", "-i")), PERFEX_INFO,
+		   "-e before -i: the events are not looked at");
+	tap_is_int(parse(ARGV("--version=2")), PERFEX_USAGE_ERROR,
+		   "--version=VALUE");
+}
+
 int main(void)
 {
 	test_command_only();
@@ -142,5 +304,11 @@ int main(void)
 	test_errors();
 	test_events();
 	test_double_dash();
+	test_csv();
+	test_json();
+	test_repeat();
+	test_pid();
+	test_interval();
+	test_flags();
 	return tap_done();
 }

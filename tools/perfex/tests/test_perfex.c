@@ -2,15 +2,19 @@
 /*
  * perfex from end to end, against a fake kernel.
  *
- * perfex's main() is built in as perfex_main().  This program defines
- * syscall() and fstatfs(), so the library linked into it sees a "kernel"
- * with perfctr: a state is a memfd named "vperfctr", and reads return
- * the sums and children sums set in fake_kernel.  With
- * fake_kernel->no_kernel_mode set, a control that counts faults in kernel
- * mode is refused with EACCES, as for an unprivileged user.  With
- * fake_kernel->no_perfctr set it is a kernel without perfctr instead,
- * which answers every perfctr system call with ENOSYS.  The commands
- * perfex runs are real.
+ * perfex's main() is built in as perfex_main(), and its calls to
+ * perfctr_info_read() as calls to fake_perfctr_info_read().  This
+ * program defines syscall() and fstatfs(), so the library linked into it
+ * sees a "kernel" with perfctr: a state is a memfd named "vperfctr", and
+ * reads return the sums and children sums set in fake_kernel.  With
+ * fake_kernel->no_kernel_mode set, a control that counts in kernel mode
+ * (faults or hardware) is refused with EACCES, as for an unprivileged
+ * user; with fake_kernel->hw_busy, one with hardware counters is refused
+ * with EBUSY, as while perf holds them.  With fake_kernel->no_perfctr set
+ * it is a kernel without perfctr instead, which answers every perfctr
+ * system call with ENOSYS.  The machine is the one of fake_kernel->info,
+ * TSC only unless a test says otherwise.  The commands perfex runs are
+ * real.
  * fake_kernel lives in shared memory so that what perfex's child did is
  * seen by the parent.
  */
@@ -18,15 +22,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 
 #include <libperfctr.h>
+#include "events.h"
+#include "parse.h"
 #include "tap.h"
 
 int perfex_main(int argc, char **argv);
@@ -34,16 +46,67 @@ int perfex_main(int argc, char **argv);
 static struct {
 	int no_perfctr;			/* every call fails with ENOSYS */
 	int no_kernel_mode;		/* PERFCTR_SW_OS fails with EACCES */
+	int hw_busy;			/* hardware counters: EBUSY */
+	/*
+	 * The state page says the counters run, hardware ones included,
+	 * and vperfctr_read of the sums alone is refused with EPERM, as
+	 * for a running thread that is not the caller's.
+	 */
+	int live;
+	struct perfctr_info info;	/* what perfctr_info_read() says */
+	int info_errno;			/* or its failure */
 	struct perfctr_sum_ctrs sum;	/* what vperfctr_read reports */
 	struct perfctr_sum_ctrs children;
 	int calls;			/* perfctr system calls made */
-	int opens, creats, controls, reads;
+	int opens, creats, controls, reads, unlinks;
 	unsigned int tsc_on;		/* from the last control */
 	struct vperfctr_control control;	/* the last one installed */
 } *fake_kernel;
 
 static int own_state = -1;	/* this process's state, as a memfd */
 static struct perfctr_sum_ctrs next_children;	/* for the next run */
+
+/* The machines perfctr_info_read() may describe. */
+static const struct perfctr_info tsc_only = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_GENERIC,
+	.cpu_features = PERFCTR_FEATURE_RDTSC,
+	.cpu_khz = 2893000,
+	.tsc_to_cpu_mult = 1,
+	.driver_version = "6.0",
+};
+
+static const struct perfctr_info intel = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.cpu_khz = 4008000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 4,
+	.ctr_width = 48,
+	.nrfixed = 3,
+	.fixed_width = 48,
+	.driver_version = "6.0",
+};
+
+static const struct perfctr_info *next_info;	/* NULL: TSC only */
+static int next_info_errno;	/* the next run cannot read its info */
+static int next_hw_busy, next_live;
+
+int fake_perfctr_info_read(struct perfctr_info *info);
+
+int fake_perfctr_info_read(struct perfctr_info *info)
+{
+	if (fake_kernel->info_errno == EPROTO)
+		*info = fake_kernel->info;	/* filled in all the same */
+	if (fake_kernel->info_errno) {
+		errno = fake_kernel->info_errno;
+		return -1;
+	}
+	*info = fake_kernel->info;
+	return 0;
+}
 
 static int is_state(int fd)
 {
@@ -64,6 +127,11 @@ static long fake_open(int creat)
 		.magic = VPERFCTR_STATE_MAGIC,
 		.abi_version = PERFCTR_ABI_VERSION,
 	};
+	unsigned int i;
+
+	page.cpu_state.tsc_sum = fake_kernel->sum.tsc;
+	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++)
+		page.cpu_state.pmc[i].sum = fake_kernel->sum.pmc[i];
 
 	fake_kernel->opens++;
 	if (!creat) {
@@ -85,7 +153,7 @@ static long fake_open(int creat)
 	return dup(own_state);
 }
 
-/* Does @control count anything in kernel mode? */
+/* Does @control count anything in kernel mode?  Bit 17 of any kind. */
 static int counts_kernel_mode(const struct vperfctr_control *control)
 {
 	const struct perfctr_cpu_control *cpu = &control->cpu_control;
@@ -96,6 +164,37 @@ static int counts_kernel_mode(const struct vperfctr_control *control)
 			return 1;
 	}
 	return 0;
+}
+
+static int has_hardware(const struct vperfctr_control *control)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i;
+
+	for (i = 0; i < cpu->nractrs + cpu->nrictrs; i++) {
+		if (!(cpu->pmc_map[i] & PERFCTR_MAP_SOFTWARE))
+			return 1;
+	}
+	return 0;
+}
+
+/* fake_kernel->live: the page of state @fd says @control runs. */
+static void run_live(int fd, const struct vperfctr_control *control)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	struct vperfctr_state page;
+	unsigned int i;
+
+	if (pread(fd, &page, sizeof(page), 0) != sizeof(page))
+		abort();
+	page.flags |= VPERFCTR_STATE_ONCPU;
+	page.cpu_state.cstatus = cpu->nractrs;
+	for (i = 0; i < cpu->nractrs; i++) {
+		page.cpu_state.pmc[i].map = cpu->pmc_map[i];
+		page.cpu_state.pmc[i].width = 48;
+	}
+	if (pwrite(fd, &page, sizeof(page), 0) != sizeof(page))
+		abort();
 }
 
 long syscall(long nr, ...)
@@ -135,10 +234,23 @@ long syscall(long nr, ...)
 			errno = EACCES;
 			return -1;
 		}
+		if (fake_kernel->hw_busy && has_hardware(control)) {
+			errno = EBUSY;
+			return -1;
+		}
 		fake_kernel->tsc_on = control->cpu_control.tsc_on;
 		fake_kernel->control = *control;
+		if (fake_kernel->live)
+			run_live(arg[0], control);
+		return 0;
+	case __NR_vperfctr_unlink:
+		fake_kernel->unlinks++;
 		return 0;
 	case __NR_vperfctr_read:
+		if (fake_kernel->live && !arg[3]) {
+			errno = EPERM;
+			return -1;
+		}
 		fake_kernel->reads++;
 		if (arg[1])
 			memcpy((void *)arg[1], &fake_kernel->sum,
@@ -163,12 +275,19 @@ int fstatfs(int fd, struct statfs *sfs)
 	return 0;
 }
 
+static int starts_with(const char *text, const char *prefix)
+{
+	return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 static char err_path[] = "/tmp/perfex-test-err-XXXXXX";
 static char out_path[] = "/tmp/perfex-test-out-XXXXXX";
+static char std_path[] = "/tmp/perfex-test-std-XXXXXX";
+static int next_has_state;	/* the next run's perfex has a state */
 
 static char *slurp(const char *path)
 {
-	static char buf[4096];
+	static char buf[65536];
 	FILE *f = fopen(path, "r");
 	size_t len = 0;
 
@@ -191,11 +310,14 @@ enum kernel_kind {
  * Run perfex with standard error going to err_path, on a kernel of
  * @kind.  The sums it will read are those of the default events: a
  * task-clock of 1,234.57 msec, 3 context switches, 1 migration, 105
- * page faults and 2,998,123,456 TSC ticks; the children have none.
+ * page faults and 2,998,123,456 TSC ticks, and on counters 4 to 7, which
+ * count cycles, instructions, branches and branch-misses on an Intel
+ * machine, 4e9, 6e9, 1e9 and 1e7; the children have none.  Standard
+ * output goes to std_path.
  */
 static int perfex_on(enum kernel_kind kind, char **argv)
 {
-	int argc = 0, saved, fd, status;
+	int argc = 0, saved, saved_out, fd, status;
 
 	memset(fake_kernel, 0, sizeof(*fake_kernel));
 	fake_kernel->no_perfctr = kind == WITHOUT_PERFCTR;
@@ -205,21 +327,47 @@ static int perfex_on(enum kernel_kind kind, char **argv)
 	fake_kernel->sum.pmc[1] = 3;
 	fake_kernel->sum.pmc[2] = 1;
 	fake_kernel->sum.pmc[3] = 105;
+	fake_kernel->sum.pmc[4] = 4000000000ull;
+	fake_kernel->sum.pmc[5] = 6000000000ull;
+	fake_kernel->sum.pmc[6] = 1000000000ull;
+	fake_kernel->sum.pmc[7] = 10000000ull;
 	fake_kernel->children = next_children;
 	memset(&next_children, 0, sizeof(next_children));
+	fake_kernel->info = next_info ? *next_info : tsc_only;
+	fake_kernel->info_errno = kind == WITHOUT_PERFCTR ? ENOSYS :
+				  next_info_errno;
+	fake_kernel->hw_busy = next_hw_busy;
+	fake_kernel->live = next_live;
+	next_info = NULL;
+	next_info_errno = next_hw_busy = next_live = 0;
+	if (own_state >= 0)
+		close(own_state);
 	own_state = -1;
+	if (next_has_state) {
+		close(fake_open(1));
+		fake_kernel->opens = fake_kernel->creats = 0;
+		next_has_state = 0;
+	}
 	while (argv[argc])
 		argc++;
 
+	fflush(stdout);
 	fflush(stderr);
 	saved = dup(2);
+	saved_out = dup(1);
 	fd = open(err_path, O_WRONLY | O_TRUNC);
 	dup2(fd, 2);
 	close(fd);
+	fd = open(std_path, O_WRONLY | O_TRUNC);
+	dup2(fd, 1);
+	close(fd);
 	status = perfex_main(argc, argv);
+	fflush(stdout);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
+	dup2(saved_out, 1);
+	close(saved_out);
 	return status;
 }
 
@@ -310,11 +458,12 @@ static void test_kernel_mode_refused(void)
 	status = perfex_on(UNPRIVILEGED, ARGV("-e", "page-faults:k", "touch",
 					      marker));
 	tap_is_int(status, 1, "page-faults:k unprivileged: exit 1");
-	tap_is_str(slurp(err_path), "perfex: cannot start 'touch': "
-		   "vperfctr_control: Permission denied\n"
-		   "perfex: counting kernel mode (:k) needs CAP_PERFMON or "
-		   "CAP_SYS_ADMIN, or kernel.perf_event_paranoid below 2\n",
-		   "page-faults:k unprivileged: EACCES, and what it takes");
+	tap_ok(starts_with(slurp(err_path), "perfex: cannot start 'touch': "
+			   "vperfctr_control: Permission denied\n"
+			   "perfex: page-faults:k: kernel-mode counting needs "
+			   "CAP_PERFMON (") &&
+	       strstr(slurp(err_path), "; perf_event_paranoid "),
+	       "page-faults:k unprivileged: EACCES, and what it takes");
 	tap_is_int(fake_kernel->controls, 1,
 		   "page-faults:k unprivileged: no fallback");
 	tap_ok(access(marker, F_OK) < 0 && errno == ENOENT,
@@ -336,15 +485,189 @@ static void test_events_option(void)
 	       cpu->evntsel[0] == PERFCTR_SW_USR,
 	       "-e tsc,faults:u: TSC and one counter, user mode");
 	tap_ok(strstr(slurp(out_path), ":\n\n     2,998,123,456      tsc\n"
-		      "     1,234,567,890      faults:u               # ")
+		      "     1,234,567,890      page-faults:u          # ")
 	       != NULL,
-	       "-e tsc,faults:u: those two, in that order, as named");
+	       "-e tsc,faults:u: those two, in that order, named as "
+	       "libperfctr names them");
 
 	status = perfex(ARGV("-e", "bogus", "true"));
 	tap_is_int(status, 2, "-e bogus: exit 2");
-	tap_ok(strncmp(slurp(err_path), "perfex: unknown event 'bogus'\n",
-		       30) == 0, "-e bogus: says so first");
+	tap_is_str(slurp(err_path), "perfex: bogus: unknown event\n"
+		   "Try 'perfex --help' for more information.\n",
+		   "-e bogus: libperfctr's message, and the hint");
 	tap_is_int(fake_kernel->calls, 0, "-e bogus: no system call");
+
+	status = perfex(ARGV("-e", "tsc,cycles:u", "true"));
+	tap_is_int(status, 2, "-e cycles:u, TSC only: exit 2");
+	tap_is_str(slurp(err_path), "perfex: cycles:u: this CPU has no "
+		   "hardware counters (driver: x86 TSC)\n"
+		   "Try 'perfex --help' for more information.\n",
+		   "-e cycles:u, TSC only: libperfctr's message, and the hint");
+	tap_is_int(fake_kernel->calls, 0, "-e cycles:u, TSC only: no system "
+		   "call");
+
+	next_info = &intel;
+	status = perfex(ARGV("-e", "r1c2,r1c3,r1c4,r1c5,branches", "true"));
+	tap_ok(status == 2 && !strcmp(slurp(err_path), "perfex: branches: all "
+				      "4 general-purpose counters are in use\n"
+				      "Try 'perfex --help' for more "
+				      "information.\n") &&
+	       fake_kernel->calls == 0,
+	       "-e, more than the counters hold: a usage error");
+
+	status = perfex_on(WITHOUT_PERFCTR, ARGV("-e", "cycles", "true"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), "perfex: this kernel "
+				      "has no perfctr support (vperfctr_open: "
+				      "Function not implemented)\n"),
+	       "-e cycles, no perfctr: said plainly, exit 1");
+
+	next_info_errno = ENOENT;
+	status = perfex(ARGV("-e", "cs,cycles", "true"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), "perfex: cycles: "
+				      "cannot tell whether this machine counts "
+				      "it: no /sys/kernel: is sysfs "
+				      "mounted?\n") &&
+	       fake_kernel->creats == 0,
+	       "-e cycles, machine not known: cannot tell, exit 1");
+	next_info_errno = ENOENT;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->control.cpu_control.nractrs == 4 &&
+	       fake_kernel->tsc_on && !strstr(slurp(out_path), "cycles"),
+	       "machine not known: today's defaults");
+}
+
+/* A machine with hardware counters: perf stat's defaults, and -e. */
+static void test_hardware(void)
+{
+	const struct perfctr_cpu_control *cpu =
+		&fake_kernel->control.cpu_control;
+	int status;
+
+	next_info = &intel;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_is_int(status, 0, "Intel: exit 0");
+	tap_ok(fake_kernel->controls == 1 && cpu->nractrs == 8 &&
+	       cpu->pmc_map[3] ==
+	       (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_PAGE_FAULTS) &&
+	       cpu->pmc_map[4] == (PERFCTR_MAP_X86_FIXED | 1) &&
+	       cpu->evntsel[4] == 0x30000 &&
+	       cpu->pmc_map[5] == (PERFCTR_MAP_X86_FIXED | 0) &&
+	       cpu->pmc_map[6] == 0 && cpu->evntsel[6] == 0x300c4 &&
+	       cpu->pmc_map[7] == 1 && cpu->evntsel[7] == 0x300c5 &&
+	       cpu->tsc_on,
+	       "Intel: the defaults' control, cycles and instructions on "
+	       "fixed counters");
+	tap_ok(strstr(slurp(out_path),
+		      "               105      page-faults            #"
+		      "   85.050 /sec\n"
+		      "     4,000,000,000      cycles                 #"
+		      "    3.240 GHz\n"
+		      "     6,000,000,000      instructions           #"
+		      "    1.50  insn per cycle\n"
+		      "     1,000,000,000      branches               #"
+		      "  810.000 M/sec\n"
+		      "        10,000,000      branch-misses          #"
+		      "    1.00% of all branches\n"
+		      "     2,998,123,456      tsc\n\n") != NULL,
+	       "Intel: perf stat's defaults, with their figures");
+
+	next_info = &intel;
+	status = perfex_on(UNPRIVILEGED, ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 &&
+	       cpu->evntsel[3] == PERFCTR_SW_USR &&
+	       cpu->evntsel[4] == 0x10000 &&
+	       cpu->evntsel[6] == 0x100c4 && cpu->evntsel[7] == 0x100c5,
+	       "Intel, unprivileged: EACCES, then user mode only");
+	tap_ok(strstr(slurp(out_path),
+		      "\n     4,000,000,000      cycles:u  ") &&
+	       strstr(slurp(out_path), "\n     6,000,000,000      "
+		      "instructions:u         #    1.50  insn per cycle\n") &&
+	       strstr(slurp(out_path), "\n        10,000,000      "
+		      "branch-misses:u        #    1.00% of all branches\n") &&
+	       strstr(slurp(out_path), "      page-faults:u  ") &&
+	       !strcmp(slurp(err_path), ""),
+	       "Intel, unprivileged: named :u, the figures paired, no "
+	       "complaint");
+
+	next_info = &intel;
+	status = perfex_on(UNPRIVILEGED, ARGV("-e", "cs,cycles:k", "true"));
+	tap_ok(status == 1 && fake_kernel->controls == 1 &&
+	       starts_with(slurp(err_path), "perfex: cannot start 'true': "
+			   "vperfctr_control: Permission denied\n"
+			   "perfex: cycles:k: kernel-mode counting needs "
+			   "CAP_PERFMON ("),
+	       "Intel, unprivileged, -e cycles:k: the hint names it");
+
+	next_info = &intel;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 &&
+	       cpu->nractrs == 4 && cpu->tsc_on &&
+	       !strstr(slurp(out_path), "cycles") &&
+	       strstr(slurp(out_path), "      page-faults   ") &&
+	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
+		       "counters: counting the software events only\n"),
+	       "Intel, counters held by perf: the defaults without hardware, "
+	       "said once");
+
+	next_info = &intel;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-r", "2", "-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->creats == 3 &&
+	       fake_kernel->controls == 3 &&
+	       !strstr(slurp(out_path), "cycles") &&
+	       strstr(slurp(out_path), "(2 runs)"),
+	       "Intel, counters held by perf, -r 2: refused once, then both "
+	       "runs without hardware");
+
+	next_info = &intel;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-e", "cycles", "true"));
+	tap_is_int(status, 1, "Intel, counters held by perf, -e cycles: "
+		   "exit 1");
+	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
+		   "vperfctr_control: Device or resource busy\n"
+		   "perfex: perf holds the hardware counters: they are free "
+		   "once its events are closed and the NMI watchdog is off "
+		   "(sysctl kernel.nmi_watchdog=0)\n",
+		   "Intel, counters held by perf, -e cycles: what frees them");
+
+	next_info = &intel;
+	status = perfex(ARGV("-o", out_path, "-x,", "-e",
+			     "ref-cycles:ku,r1c2,0xc0@3,faults", "true"));
+	tap_ok(status == 0 && cpu->nractrs == 4 &&
+	       cpu->pmc_map[0] == (PERFCTR_MAP_X86_FIXED | 2) &&
+	       cpu->pmc_map[1] == 0 && cpu->evntsel[1] == 0x301c2 &&
+	       cpu->pmc_map[2] == 3 && cpu->evntsel[2] == 0x300c0 &&
+	       starts_with(slurp(out_path), "1234567890,,ref-cycles:uk,") &&
+	       strstr(slurp(out_path), "\n3,,r1c2,") &&
+	       strstr(slurp(out_path), "\n1,,0xc0@3,") &&
+	       strstr(slurp(out_path), "\n105,,page-faults,"),
+	       "Intel, -e raw and 2.7 events: on their counters, named");
+}
+
+/* -I on a machine with hardware counters: what the page cannot give. */
+static void test_interval_hardware(void)
+{
+	char line[256];
+	int status;
+
+	next_info = &intel;
+	next_live = 1;
+	status = perfex(ARGV("-I", "20", "-o", out_path, "-e",
+			     "cycles,task-clock,tsc", "sleep", "0.07"));
+	nth_line(slurp(out_path), 1, line, sizeof(line));
+	tap_ok(status == 0 && strstr(line, "     <not counted>      cycles") &&
+	       strstr(slurp(out_path), " msec task-clock ") &&
+	       !strstr(slurp(out_path), "<not counted> msec task-clock") &&
+	       !strstr(slurp(out_path), "<not counted>      tsc"),
+	       "-I, hardware counters running: <not counted>, the others "
+	       "read from the page");
+	tap_is_str(slurp(err_path), "perfex: cannot read the counters while "
+		   "they run: Operation not permitted\n",
+		   "-I, hardware counters running: said once");
+	tap_ok(strstr(slurp(out_path), "\n     1,234,567,890      cycles  ")
+	       != NULL, "-I, hardware counters running: counted at the end");
 }
 
 static void test_report_on_stderr(void)
@@ -425,12 +748,502 @@ static void test_bad_output(void)
 	tap_is_int(fake_kernel->creats, 0, "unwritable -o: nothing started");
 }
 
+
+/* The line of @text about @event, e.g. "  105  page-faults  # ...". */
+static const char *line_of(const char *text, const char *event,
+			   char *line, size_t size)
+{
+	unsigned int i;
+	char *p;
+
+	for (i = 0; nth_line(text, i, line, size) == 0; i++) {
+		p = strstr(line, event);
+		if (p && p > line && p[-1] == ' ' &&
+		    (p[strlen(event)] == ' ' || p[strlen(event)] == '\0'))
+			return line;
+	}
+	line[0] = '\0';
+	return line;
+}
+
+static void test_csv(void)
+{
+	char field[MAX_FIELDS][FIELD_SIZE], line[256], human[4][256];
+	static const char *const events[] = {
+		"task-clock", "context-switches", "page-faults", "tsc",
+	};
+	int status, n, lines, same = 0;
+	unsigned int i;
+	char *p;
+
+	status = perfex(ARGV("-o", out_path, "true"));
+	for (i = 0; i < 4; i++)
+		line_of(slurp(out_path), events[i], human[i], sizeof(human[i]));
+	status |= perfex(ARGV("-x", ",", "-o", out_path, "true"));
+	tap_is_int(status, 0, "-x ,: exit 0");
+	for (lines = 0; nth_line(slurp(out_path), lines, line,
+				 sizeof(line)) == 0; lines++)
+		;
+	tap_is_int(lines, 5, "-x ,: five lines, nothing else");
+	nth_line(slurp(out_path), 0, line, sizeof(line));
+	n = csv_split(line, ",", field);
+	tap_ok(n == 7 && !strcmp(field[0], "1234.57") &&
+	       !strcmp(field[1], "msec") && !strcmp(field[2], "task-clock") &&
+	       strtoull(field[3], &p, 10) > 0 && !*p &&
+	       !strcmp(field[4], "100.00") &&
+	       !strcmp(field[6], "CPUs utilized"),
+	       "-x ,: task-clock: msec, elapsed ns, CPUs utilized");
+	nth_line(slurp(out_path), 1, line, sizeof(line));
+	n = csv_split(line, ",", field);
+	tap_ok(n == 7 && !strcmp(field[0], "3") && !field[1][0] &&
+	       !strcmp(field[2], "context-switches") &&
+	       !strcmp(field[5], "2.430") && !strcmp(field[6], "/sec"),
+	       "-x ,: context-switches: 3, 2.430 /sec of task-clock");
+
+	/* The numbers of the human report, but for elapsed time's. */
+	for (i = 0; i < 4; i++) {
+		unsigned int row = i < 2 ? i : i + 1;
+		char count[FIELD_SIZE];
+
+		nth_line(slurp(out_path), row, line, sizeof(line));
+		n = csv_split(line, ",", field);
+		sscanf(human[i], "%63s", count);
+		for (p = count; (p = strchr(p, ','));)
+			memmove(p, p + 1, strlen(p));
+		if (n == 7 && !strcmp(field[2], events[i]) &&
+		    !strcmp(field[0], count) &&
+		    (i == 0 || (field[5][0] ?
+				strstr(human[i], field[5]) != NULL :
+				!strchr(human[i], '#'))))
+			same++;
+	}
+	tap_is_int(same, 4, "-x ,: counts and rates those of the report");
+
+	status = perfex(ARGV("-x", ";", "-j", "true"));
+	tap_is_int(status, 2, "-x and -j: exit 2");
+	tap_is_str(slurp(err_path), "perfex: -x and --json cannot be used "
+		   "together\nTry 'perfex --help' for more information.\n",
+		   "-x and -j: message and hint");
+}
+
+static void test_json(void)
+{
+	struct member m[MAX_FIELDS];
+	const struct member *v;
+	char line[512];
+	int status, n, good = 0;
+	unsigned int i;
+
+	status = perfex(ARGV("--json", "-o", out_path, "true"));
+	tap_is_int(status, 0, "--json: exit 0");
+	for (i = 0; nth_line(slurp(out_path), i, line, sizeof(line)) == 0;
+	     i++) {
+		n = json_parse(line, m, MAX_FIELDS);
+		if (n >= 5 && (v = member(m, n, "counter-value")) &&
+		    v->is_string && member(m, n, "event") &&
+		    member(m, n, "unit") && member(m, n, "event-runtime") &&
+		    !member(m, n, "self"))
+			good++;
+	}
+	tap_ok(i == 5 && good == 5, "--json: five lines, each a JSON object "
+	       "(%d of %u)", good, i);
+	nth_line(slurp(out_path), 3, line, sizeof(line));
+	n = json_parse(line, m, MAX_FIELDS);
+	tap_ok(n > 0 && !strcmp(member(m, n, "event")->value, "page-faults") &&
+	       !strcmp(member(m, n, "counter-value")->value, "105.000000") &&
+	       !strcmp(member(m, n, "metric-value")->value, "85.050001") &&
+	       !strcmp(member(m, n, "metric-unit")->value, "/sec"),
+	       "--json: page-faults: 105, 85.05 /sec");
+	nth_line(slurp(out_path), 0, line, sizeof(line));
+	n = json_parse(line, m, MAX_FIELDS);
+	tap_ok(n > 0 && !strcmp(member(m, n, "counter-value")->value,
+				"1234.567890") &&
+	       !strcmp(member(m, n, "unit")->value, "msec"),
+	       "--json: task-clock in msec, to the ns");
+
+	next_children.pmc[3] = 4100;
+	status = perfex(ARGV("-j", "-o", out_path, "true"));
+	nth_line(slurp(out_path), 3, line, sizeof(line));
+	n = json_parse(line, m, MAX_FIELDS);
+	tap_ok(status == 0 && n > 0 &&
+	       !strcmp(member(m, n, "counter-value")->value, "4205.000000") &&
+	       !strcmp(member(m, n, "self")->value, "105.000000") &&
+	       !strcmp(member(m, n, "children")->value, "4100.000000"),
+	       "--json: children: total, self and children");
+}
+
+static void test_no_children(void)
+{
+	int status;
+
+	next_children.pmc[3] = 4100;
+	next_children.tsc = 7000000000ull;
+	status = perfex(ARGV("--no-children", "-o", out_path, "true"));
+	tap_is_int(status, 0, "--no-children: exit 0");
+	tap_ok(!strstr(slurp(out_path), "children") &&
+	       strstr(slurp(out_path), "\n               105      "
+		      "page-faults            #   85.050 /sec\n") &&
+	       strstr(slurp(out_path), "\n     2,998,123,456      tsc\n"),
+	       "--no-children: the command's own counts, no columns");
+
+	next_children.pmc[3] = 4100;
+	status = perfex(ARGV("--no-children", "-x,", "-o", out_path, "true"));
+	tap_ok(status == 0 && strstr(slurp(out_path), "\n105,,page-faults,") &&
+	       !strstr(slurp(out_path), ",4100"),
+	       "--no-children -x: no children's fields");
+}
+
+static void test_repeat(void)
+{
+	const char *noise;
+	int status;
+
+	status = perfex(ARGV("-r", "3", "-o", out_path, "true"));
+	tap_is_int(status, 0, "-r 3: exit 0");
+	tap_ok(fake_kernel->creats == 3 && fake_kernel->reads == 3,
+	       "-r 3: three runs, each read");
+	tap_ok(strstr(slurp(out_path), " Performance counter stats for 'true' "
+		      "(3 runs):\n\n          1,234.57 msec task-clock  ") &&
+	       strstr(slurp(out_path), "\n               105      page-faults"
+		      "            #   85.050 /sec\n") &&
+	       strstr(slurp(out_path), " +- ") &&
+	       strstr(slurp(out_path), " seconds time elapsed") &&
+	       !strstr(slurp(out_path), "seconds user"),
+	       "-r 3: means, elapsed +- its stddev, no user or sys time");
+	noise = strstr(slurp(out_path), "( +-");
+	tap_ok(!noise || noise > strstr(slurp(out_path), " seconds time elapsed"),
+	       "-r 3: the same counts every run: no noise on them");
+
+	status = perfex(ARGV("-r", "4", "-x", ",", "-o", out_path, "true"));
+	tap_ok(status == 0 && starts_with(slurp(out_path),
+					  "1234.57,msec,task-clock,0.00%,"),
+	       "-r 4 -x: the variance field");
+
+	status = perfex(ARGV("-r", "3", "-o", out_path, "sh", "-c", "exit 4"));
+	tap_ok(status == 4 && fake_kernel->creats == 3,
+	       "-r 3: every run, and the last one's exit status");
+
+	status = perfex(ARGV("-r", "5", "-o", out_path, "sh", "-c",
+			     "kill -TERM $$"));
+	tap_ok(status == 143 && fake_kernel->creats == 1 &&
+	       strstr(slurp(out_path), "for 'sh -c kill -TERM $$':\n"),
+	       "-r 5: a run killed ends the repeats, reported");
+
+	status = perfex(ARGV("-r", "3", "/nonexistent/cmd"));
+	tap_ok(status == 127 && !strstr(slurp(err_path), "Performance"),
+	       "-r 3: command not found: 127, no report");
+}
+
+static void test_interval(void)
+{
+	char line[256];
+	unsigned int i, ticks = 0, zero = 0;
+	int status;
+
+	status = perfex(ARGV("-I", "20", "-o", out_path, "sleep", "0.15"));
+	tap_is_int(status, 0, "-I 20: exit 0");
+	for (i = 0; nth_line(slurp(out_path), i, line, sizeof(line)) == 0;
+	     i++) {
+		if (strstr(line, " msec task-clock ") &&
+		    line[6] == '.' && line[16] == ' ')
+			ticks++;
+		if (strstr(line, "              0.00 msec task-clock"))
+			zero++;
+	}
+	tap_ok(starts_with(slurp(out_path), "#           time             "
+			   "counts unit events\n") &&
+	       strstr(slurp(out_path), "          1,234.57 msec task-clock  "),
+	       "-I 20: the header, then the first interval's counts");
+	tap_ok(ticks >= 3 && zero == ticks - 1,
+	       "-I 20: an interval line every 20 ms (%u), counts since the "
+	       "last (%u at 0)", ticks, zero);
+	tap_ok(strstr(slurp(out_path), "\n Performance counter stats for "
+		      "'sleep 0.15':\n") != NULL,
+	       "-I 20: the report at the end");
+
+	status = perfex(ARGV("-I", "20", "-x", ";", "-o", out_path, "sleep",
+			     "0.07"));
+	nth_line(slurp(out_path), 0, line, sizeof(line));
+	tap_ok(status == 0 && line[1] == '.' && strstr(line, ";1234.57;msec;"
+						      "task-clock;"),
+	       "-I 20 -x ';': time first, then the CSV fields");
+}
+
+/* A thread to count with -p: a child that waits for its end. */
+static pid_t start_target(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* Is @pid running untraced, as it was? */
+static int untouched(pid_t pid)
+{
+	char path[64], *status;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	status = slurp(path);
+	return strstr(status, "\nTracerPid:\t0\n") &&
+	       (strstr(status, "\nState:\tS") || strstr(status, "\nState:\tR"));
+}
+
+static void stop_target(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+struct later {
+	pthread_t main;
+	int sig;		/* to send the main thread, or 0 */
+	__u32 flags;		/* to set in the state's page, or 0 */
+};
+
+/* Once the state exists, after 50 ms: a signal, or the thread's end. */
+static void *act_later(void *arg)
+{
+	struct later *later = arg;
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 2000 && own_state < 0; i++)
+		nanosleep(&ms, NULL);
+	ms.tv_nsec = 50000000;
+	nanosleep(&ms, NULL);
+	if (later->flags &&
+	    pwrite(own_state, &later->flags, sizeof(later->flags),
+		   offsetof(struct vperfctr_state, flags)) < 0)
+		abort();
+	if (later->sig)
+		pthread_kill(later->main, later->sig);
+	return NULL;
+}
+
+static int perfex_later(struct later *later, char **argv)
+{
+	pthread_t thread;
+	int status;
+
+	later->main = pthread_self();
+	pthread_create(&thread, NULL, act_later, later);
+	status = perfex(argv);
+	pthread_join(thread, NULL);
+	return status;
+}
+
+static void test_attach(void)
+{
+	struct later sigint = { .sig = SIGINT };
+	struct later dead = { .flags = VPERFCTR_STATE_DEAD };
+	struct later reaped = {
+		.flags = VPERFCTR_STATE_DEAD | VPERFCTR_STATE_DETACHED
+	};
+	struct sigaction after;
+	pid_t pid = start_target();
+	char tid[16], header[64];
+	int status;
+
+	snprintf(tid, sizeof(tid), "%d", pid);
+	snprintf(header, sizeof(header),
+		 "\n Performance counter stats for thread id '%d':\n\n", pid);
+
+	next_children.pmc[3] = 4100;
+	status = perfex(ARGV("-p", tid, "-o", out_path, "sleep", "0.1"));
+	tap_is_int(status, 0, "-p TID COMMAND: the command's exit status");
+	tap_ok(fake_kernel->creats == 1 && fake_kernel->controls == 1 &&
+	       fake_kernel->reads == 1 && fake_kernel->unlinks == 1,
+	       "-p: state created and started, read and taken off at the end");
+	tap_ok(starts_with(slurp(out_path), header) &&
+	       strstr(slurp(out_path), "\n     2,998,123,456                 0"
+		      "     2,998,123,456      tsc\n") &&
+	       strstr(slurp(out_path), "\n               105             4,100"
+		      "             4,205      page-faults ") &&
+	       !strstr(slurp(out_path), "seconds user"),
+	       "-p: the thread's report, children apart, no user or sys");
+	tap_ok(untouched(pid), "-p: the thread runs on, untraced");
+
+	status = perfex_later(&sigint, ARGV("-p", tid, "-o", out_path));
+	sigaction(SIGINT, NULL, &after);
+	tap_is_int(status, 0, "-p TID, ^C: exit 0");
+	tap_ok(fake_kernel->reads == 1 && fake_kernel->unlinks == 1 &&
+	       starts_with(slurp(out_path), header),
+	       "-p TID, ^C: read, taken off, reported");
+	tap_ok(after.sa_handler == SIG_DFL && untouched(pid),
+	       "-p TID, ^C: SIGINT as it was, the thread untouched");
+
+	status = perfex_later(&dead, ARGV("-p", tid, "-o", out_path, "-e",
+					  "tsc,faults"));
+	tap_ok(status == 0 && fake_kernel->reads == 0 &&
+	       fake_kernel->unlinks == 0 && starts_with(slurp(out_path),
+							header) &&
+	       strstr(slurp(out_path), "\n     2,998,123,456      tsc\n"),
+	       "-p: the thread's end seen on its page, sums read there");
+
+	next_children.pmc[0] = 7;
+	status = perfex_later(&reaped, ARGV("-p", tid, "-x,", "-o", out_path,
+					    "-e", "faults"));
+	tap_ok(status == 0 && fake_kernel->reads == 1 &&
+	       starts_with(slurp(out_path), "1234567897,,page-faults,"),
+	       "-p: the thread reaped: read with its children");
+
+	status = perfex_later(&sigint, ARGV("-p", tid, "-I", "10", "-o",
+					    out_path));
+	tap_ok(status == 0 && starts_with(slurp(out_path), "#           time") &&
+	       strstr(slurp(out_path), "          1,234.57 msec task-clock ") &&
+	       strstr(slurp(out_path), header),
+	       "-p -I 10: intervals from the page, then the report");
+
+	stop_target(pid);
+	status = perfex(ARGV("-p", tid));
+	tap_is_int(status, 1, "-p: no such thread: exit 1");
+	snprintf(header, sizeof(header), "perfex: cannot count thread %d: "
+		 "no such thread\n", pid);
+	tap_is_str(slurp(err_path), header, "-p: no such thread: message");
+
+	pid = start_target();
+	snprintf(tid, sizeof(tid), "%d", pid);
+	status = perfex_on(UNPRIVILEGED, ARGV("-p", tid, "-e", "tsc,faults:k"));
+	tap_ok(status == 1 && fake_kernel->unlinks == 1 &&
+	       strstr(slurp(err_path), ": vperfctr_control: Permission "
+		      "denied\nperfex: page-faults:k: kernel-mode counting "
+		      "needs CAP_PERFMON (") && untouched(pid),
+	       "-p, kernel mode refused: the hint, the thread as it was");
+
+	next_has_state = 1;
+	status = perfex(ARGV("-p", tid));
+	snprintf(header, sizeof(header), "perfex: thread %d already has "
+		 "perfctr counters\n", pid);
+	tap_ok(status == 1 && !strcmp(slurp(err_path), header) &&
+	       untouched(pid), "-p: a thread with counters: left alone");
+	stop_target(pid);
+}
+
+/* How many events a listing of -l names, into @names. */
+static unsigned int listed(char names[][64], unsigned int max)
+{
+	char line[128], name[64];
+	unsigned int i, n = 0;
+
+	for (i = 0; nth_line(slurp(std_path), i, line, sizeof(line)) == 0;
+	     i++) {
+		if (sscanf(line, "  %63s ", name) != 1 ||
+		    line[strlen(line) - 1] != ']')
+			continue;
+		if (n < max)
+			strcpy(names[n], name);
+		n++;
+	}
+	return n;
+}
+
+static void test_info_list(void)
+{
+	struct perfctr_info old_abi = tsc_only;
+	char names[32][64];
+	unsigned int i, n, accepted = 0;
+	int status;
+
+	status = perfex(ARGV("-i"));
+	tap_is_int(status, 0, "-i: exit 0");
+	tap_is_str(slurp(std_path), "PerfCtr Info:\n"
+		   "abi_version      0x60001\n"
+		   "driver_version   6.0\n"
+		   "cpu_type         0 (x86 TSC)\n"
+		   "cpu_features     0x2 (rdtsc)\n"
+		   "cpu_khz          2893000\n"
+		   "tsc_to_cpu_mult  1\n"
+		   "nrctrs           0\n"
+		   "ctr_width        0\n"
+		   "nrfixed          0\n"
+		   "fixed_width      0\n",
+		   "-i: the header, then the fields as libperfctr prints them");
+	tap_ok(fake_kernel->calls == 0 && !strcmp(slurp(err_path), ""),
+	       "-i: no system call, nothing on standard error");
+
+	status = perfex_on(WITHOUT_PERFCTR, ARGV("-i"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), "perfex: this kernel "
+				      "has no perfctr support (no "
+				      "/sys/kernel/perfctr)\n") &&
+	       !strcmp(slurp(std_path), ""),
+	       "-i without perfctr: said plainly, exit 1");
+	old_abi.abi_version = 0x50002;
+	next_info = &old_abi;
+	next_info_errno = EPROTO;
+	status = perfex(ARGV("--info"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), "perfex: cannot "
+				      "describe the counters: the kernel's "
+				      "perfctr ABI is 5.2, perfex's 6.1\n"),
+	       "-i, another ABI: which, exit 1");
+
+	status = perfex(ARGV("-l"));
+	n = listed(names, 32);
+	tap_ok(status == 0 && n == 7 && strstr(slurp(std_path),
+		"\n  context-switches OR cs                             "
+		"[Software event]\n       times switched out\n") &&
+	       fake_kernel->calls == 0 && !strcmp(slurp(err_path), ""),
+	       "-l, TSC only: seven events, as perf list has them");
+	for (i = 0; i < n && i < 32; i++)
+		accepted += perfex(ARGV("-e", names[i], "-o", "/dev/null",
+					"true")) == 0;
+	tap_ok(accepted == n, "-l, TSC only: every event listed is one -e "
+	       "takes (%u of %u)", accepted, n);
+
+	next_info = &intel;
+	status = perfex(ARGV("-l"));
+	n = listed(names, 32);
+	tap_ok(status == 0 && n == 14 && strstr(slurp(std_path),
+		"\n  branch-misses                                      "
+		"[Hardware event]\n       mispredicted branches retired\n"),
+	       "-l, Intel: fourteen events, the hardware ones too");
+	for (i = accepted = 0; i < n && i < 32; i++) {
+		next_info = &intel;
+		accepted += perfex(ARGV("-e", names[i], "-o", "/dev/null",
+					"true")) == 0;
+	}
+	tap_ok(accepted == n, "-l, Intel: every event listed is one -e takes "
+	       "(%u of %u)", accepted, n);
+
+	status = perfex_on(WITHOUT_PERFCTR, ARGV("-l"));
+	tap_ok(status == 0 && listed(names, 32) == 7 &&
+	       !strcmp(slurp(err_path), "perfex: cannot tell this machine's "
+		       "hardware events: no /sys/kernel/perfctr: this kernel "
+		       "has no perfctr support\n"),
+	       "-l without perfctr: the events of every machine, and why");
+
+	status = perfex(ARGV("--help"));
+	tap_ok(status == 0 && strstr(slurp(std_path), "\n  -x, ") &&
+	       strstr(slurp(std_path), "\n  -j, --json ") &&
+	       strstr(slurp(std_path), "\n  -r, --repeat N ") &&
+	       strstr(slurp(std_path), "\n  -p, --pid, --tid TID ") &&
+	       strstr(slurp(std_path), "\n  -I, --interval-print MS") &&
+	       strstr(slurp(std_path), "\n      --no-children ") &&
+	       strstr(slurp(std_path), "\n  -i, --info ") &&
+	       strstr(slurp(std_path), "\n  -l, --list "),
+	       "--help: every option");
+	status = perfex(ARGV("--version"));
+	tap_ok(status == 0 && starts_with(slurp(std_path), "perfex "),
+	       "--version");
+}
+
 static void test_usage(void)
 {
 	tap_is_int(perfex((char *[]){ "perfex", NULL }), 2,
 		   "no arguments: exit 2");
-	tap_ok(strstr(slurp(err_path), "Try 'perfex --help'") != NULL,
-	       "no arguments: hint");
+	tap_is_str(slurp(err_path), "perfex: no command given\n"
+		   "Try 'perfex --help' for more information.\n",
+		   "no arguments: one line, and the hint");
+	tap_is_int(perfex(ARGV("-r", "0", "true")), 2, "-r 0: exit 2");
+	tap_is_str(slurp(err_path), "perfex: option '-r': invalid number of "
+		   "runs (1 to 100000) '0'\n"
+		   "Try 'perfex --help' for more information.\n",
+		   "-r 0: message and hint");
+	tap_is_int(fake_kernel->calls, 0, "-r 0: no system call");
 }
 
 int main(void)
@@ -445,20 +1258,32 @@ int main(void)
 	close(fd);
 	fd = mkstemp(out_path);
 	close(fd);
+	fd = mkstemp(std_path);
+	close(fd);
 
 	test_runs();
 	test_children();
 	test_unprivileged();
 	test_kernel_mode_refused();
 	test_events_option();
+	test_hardware();
 	test_report_on_stderr();
 	test_killed();
 	test_exec_failures();
 	test_no_perfctr();
 	test_bad_output();
 	test_usage();
+	test_csv();
+	test_json();
+	test_no_children();
+	test_repeat();
+	test_interval();
+	test_interval_hardware();
+	test_attach();
+	test_info_list();
 
 	unlink(err_path);
 	unlink(out_path);
+	unlink(std_path);
 	return tap_done();
 }

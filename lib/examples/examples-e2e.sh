@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1
+# The libperfctr examples on a kernel with perfctr, in TAP.  Run inside the
+# test guest, where the examples are on $PATH.  Each example checks its
+# own counts and exits non-zero when they are implausible; this adds the
+# line it must print.
+
+n=0
+fail=0
+
+# run NAME PATTERN: NAME exits 0 and prints a line matching PATTERN.
+run() {
+	n=$((n + 1))
+	out=$("$1" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && echo "$out" | grep -Eq "$2"; then
+		echo "ok $n $1"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $1 (exit $rc)"
+		echo "$out" | sed 's/^/# /'
+	fi
+}
+
+echo "1..3"
+run self_count '^fast read: +[0-9]+ tsc, [0-9]+ ns task-clock, [0-9]+ page-faults:u'
+run irq_count '^irq_count: 10 overflows of task-clock every 1000000 ns'
+run remote_read '^remote_read: child [0-9]+: [0-9]+ tsc, [0-9]+ task-clock, [0-9]+ page-faults:u, [0-9]+ context-switches'
+echo "# Totals: pass:$((n - fail)) fail:$fail xfail:0 xpass:0 skip:0 error:0"
+[ $fail -eq 0 ]

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libperfctr events: what to count, by name, and the counters of a
+ * control that count it.  <libperfctr.h> includes this header.
+ *
+ * perfctr_event_parse() reads one event as a user writes it, for the
+ * machine that a struct perfctr_info describes (perfctr_info_read()), and
+ * perfctr_event_add() gives it a free counter of a control:
+ *
+ *	struct perfctr_event_spec event;
+ *	char err[PERFCTR_EVENT_ERROR_SIZE];
+ *	int i;
+ *
+ *	if (perfctr_event_parse(&event, "instructions:u", &info,
+ *				err, sizeof(err)) < 0 ||
+ *	    (i = perfctr_event_add(&control, &event, &info,
+ *				   err, sizeof(err))) < 0)
+ *		fprintf(stderr, "%s\n", err);
+ *	...	vperfctr_control(), the work, vperfctr_read_ctrs(&sum) ...
+ *	count = perfctr_event_value(&sum, i);
+ *
+ * Events:
+ *
+ *	tsc				the time-stamp counter
+ *	task-clock			ns on a CPU			software
+ *	context-switches, cs		times switched out		software
+ *	cpu-migrations, migrations	times resumed on another CPU	software
+ *	page-faults, faults		minor and major faults		software
+ *	minor-faults, major-faults					software
+ *	cycles, instructions, branches, branch-misses, cache-references,
+ *	cache-misses, ref-cycles (Intel only)				hardware
+ *	rNNNN		raw: event selector NNNN, hexadecimal		hardware
+ *	SEL[@PMC]	perfctr 2.7's form: selector SEL on counter PMC	hardware
+ *
+ * The named hardware events are Intel's architectural events and AMD's
+ * core events.  On Intel, instructions, cycles and ref-cycles count on
+ * fixed counters 0, 1 and 2 when the machine has them and they are free,
+ * on general-purpose counters otherwise.  On AMD, cache-references and
+ * cache-misses are the L2 events of family 17h and later.
+ *
+ * A raw selector is the event selector register less EN (bit 22) and INT
+ * (bit 20), which the driver sets; they are refused.  SEL and PMC of the
+ * 2.7 form are decimal or, with 0x, hexadecimal; EN and INT in SEL, which
+ * 2.7 selectors carried, are dropped.  PMC is a general-purpose counter's
+ * index or, for Intel fixed counter j, 0x40000000 + j
+ * (PERFCTR_MAP_X86_FIXED | j), whose selector may only have bits 16, 17
+ * and 21.  Without @PMC the event takes any free general-purpose counter.
+ *
+ * Modifiers: ":u" counts user mode, ":k" kernel mode, ":uk" both (the
+ * USR and OS bits 16 and 17 of a hardware selector, PERFCTR_SW_USR and
+ * PERFCTR_SW_OS of a fault event).  Counting kernel mode needs privilege:
+ * without it vperfctr_control() fails with EACCES.  Without a modifier a
+ * hardware or fault event counts both modes, except a raw or 2.7 selector
+ * that has bit 16 or 17 set itself, and the spec says implicit_modes so
+ * that a tool can retry in user mode.  The other events take none.
+ *
+ * Errors: -1 with errno, and in @err (if not NULL) one line that names
+ * the event as written, e.g. "bogus: unknown event" (EINVAL) or
+ * "cycles: this CPU has no hardware counters (driver: x86 TSC)"
+ * (EOPNOTSUPP).  EINVAL: the text is no event, or an event this machine's
+ * counters cannot be set up for (a selector bit they lack, a counter they
+ * do not have, a counter already taken, an a-mode counter after an i-mode
+ * one, a period out of range).  EOPNOTSUPP: the machine cannot count
+ * the event at all (no hardware counters, no such event on this CPU, no
+ * overflow interrupt for an i-mode hardware counter).  ENOSPC: every
+ * counter that could count it is taken.  Nothing is changed on failure.
+ */
+#ifndef PERFCTR_EVENTS_H
+#define PERFCTR_EVENTS_H
+
+#include <stddef.h>
+#include <linux/perfctr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum perfctr_event_kind {
+	PERFCTR_EVENT_TSC = 1,		/* the TSC: control tsc_on */
+	PERFCTR_EVENT_SOFTWARE,		/* a PERFCTR_SW_* kernel event */
+	PERFCTR_EVENT_HARDWARE,		/* a hardware counter */
+};
+
+#define PERFCTR_EVENT_NAME_SIZE		64
+#define PERFCTR_EVENT_ERROR_SIZE	128	/* enough for any message */
+
+/* pmc_map of a hardware event that any general-purpose counter counts */
+#define PERFCTR_EVENT_ANY_PMC		0xffffffffu
+
+/* perfctr_event_add()'s answer for the TSC, whose value is sum.tsc */
+#define PERFCTR_EVENT_TSC_INDEX		PERFCTR_MAX_NRCTRS
+
+/* One event, parsed. */
+struct perfctr_event_spec {
+	/* One spelling: aliases resolved, hexadecimal, ":u", ":k", ":uk". */
+	char name[PERFCTR_EVENT_NAME_SIZE];
+	enum perfctr_event_kind kind;
+	/*
+	 * Software: PERFCTR_MAP_SOFTWARE | PERFCTR_SW_*.  Hardware: the
+	 * counter it must use, as pmc_map[] names it, or
+	 * PERFCTR_EVENT_ANY_PMC.  TSC: 0.
+	 */
+	__u32 pmc_map;
+	/*
+	 * Hardware: the selector for that counter, or for a general-purpose
+	 * counter when pmc_map is PERFCTR_EVENT_ANY_PMC.  Software: the
+	 * PERFCTR_SW_USR/OS modes.  TSC: 0.
+	 */
+	__u64 evntsel;
+	/* The Intel fixed counter to prefer to a general-purpose one, or -1. */
+	int fixed;
+	/* No modifier made it count user and kernel mode: may retry :u. */
+	int implicit_modes;
+};
+
+/*
+ * Parse @str for the machine @info describes into @event.
+ * Return: 0, or -1 with errno EINVAL or EOPNOTSUPP.
+ */
+int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
+			const struct perfctr_info *info,
+			char *err, size_t err_size);
+
+/*
+ * Add @event to @control on a counter that is free in it, in a-mode, or
+ * with perfctr_event_add_irq() in i-mode with an overflow every @period
+ * events (ns for task-clock); the caller sets control->si_signo.  Add
+ * every a-mode event before the first i-mode one.  The TSC may be added
+ * any number of times, in a-mode only.
+ * Return: the index i of the counter, whose value is sum.pmc[i], or
+ * PERFCTR_EVENT_TSC_INDEX; or -1 with errno EINVAL, EOPNOTSUPP or ENOSPC.
+ */
+int perfctr_event_add(struct vperfctr_control *control,
+		      const struct perfctr_event_spec *event,
+		      const struct perfctr_info *info,
+		      char *err, size_t err_size);
+int perfctr_event_add_irq(struct vperfctr_control *control,
+			  const struct perfctr_event_spec *event,
+			  const struct perfctr_info *info,
+			  unsigned long long period,
+			  char *err, size_t err_size);
+
+/* The value of the counter perfctr_event_add() returned @index for. */
+static __inline__ __u64 perfctr_event_value(const struct perfctr_sum_ctrs *sum,
+					    int index)
+{
+	return index == PERFCTR_EVENT_TSC_INDEX ? sum->tsc : sum->pmc[index];
+}
+
+/* What perfctr_event_list() says of one named event. */
+struct perfctr_event_desc {
+	const char *name;
+	const char *alias;		/* another name for it, or NULL */
+	enum perfctr_event_kind kind;
+	int takes_modes;		/* it takes :u, :k and :uk */
+	const char *description;	/* a few words, no period */
+};
+
+/*
+ * The named events the machine @info describes can count, for @index 0,
+ * 1, ... until it returns NULL.
+ */
+const struct perfctr_event_desc *
+perfctr_event_list(const struct perfctr_info *info, unsigned int index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERFCTR_EVENTS_H */

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Event names: from the text a user writes to the counters of a control.
+ *
+ * Everything here is a function of its arguments and of the tables
+ * below: the machine is the struct perfctr_info the caller passes, so
+ * the tests run on made-up Intel, AMD and TSC-only machines.
+ *
+ * The hardware encodings are the architectural events of the Intel SDM
+ * (volume 3, "Pre-defined Architectural Performance Events") and the core
+ * events of AMD's PPRs for family 17h and later, as Linux's perf maps its
+ * generic hardware events to them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* x86 event selector bits (Documentation/perfctr/low-level-x86.rst). */
+#define EVNTSEL_USR	(1ull << 16)
+#define EVNTSEL_OS	(1ull << 17)
+#define EVNTSEL_PC	(1ull << 19)
+#define EVNTSEL_INT	(1ull << 20)
+#define EVNTSEL_ANY	(1ull << 21)
+#define EVNTSEL_EN	(1ull << 22)
+#define EVNTSEL_MODES	(EVNTSEL_USR | EVNTSEL_OS)
+
+/* The bits a caller may set, per counter type; the rest must be clear. */
+#define INTEL_GP_BITS	(0xffffffffull & ~(EVNTSEL_PC | EVNTSEL_INT | EVNTSEL_EN))
+#define AMD_GP_BITS	((0xffffffffull & ~(EVNTSEL_PC | EVNTSEL_INT | \
+					    EVNTSEL_ANY | EVNTSEL_EN)) | \
+			 (0xfull << 32) | (3ull << 40))
+#define FIXED_BITS	(EVNTSEL_USR | EVNTSEL_OS | EVNTSEL_ANY)
+
+/* The fault events' modes are the same bits, which the code relies on. */
+_Static_assert(PERFCTR_SW_USR == EVNTSEL_USR && PERFCTR_SW_OS == EVNTSEL_OS,
+	       "PERFCTR_SW_USR/OS are not the USR/OS bits");
+
+struct event_def {
+	struct perfctr_event_desc desc;
+	unsigned int sw_event;	/* PERFCTR_SW_*, software events only */
+	__u64 evntsel;		/* event and unit mask, hardware only */
+	int fixed;		/* Intel fixed counter, or -1 */
+};
+
+#define TSC(n, d) \
+	{ { n, NULL, PERFCTR_EVENT_TSC, 0, d }, 0, 0, -1 }
+#define SW(n, a, ev, modes, d) \
+	{ { n, a, PERFCTR_EVENT_SOFTWARE, modes, d }, PERFCTR_SW_##ev, 0, -1 }
+#define HW(n, sel, fix, d) \
+	{ { n, NULL, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix }
+
+static const struct event_def common_events[] = {
+	TSC("tsc", "time-stamp counter ticks"),
+	SW("task-clock", NULL, TASK_CLOCK, 0, "time on a CPU, in ns"),
+	SW("context-switches", "cs", CONTEXT_SWITCHES, 0,
+	   "times switched out"),
+	SW("cpu-migrations", "migrations", CPU_MIGRATIONS, 0,
+	   "times resumed on another CPU"),
+	SW("page-faults", "faults", PAGE_FAULTS, 1,
+	   "page faults, minor and major"),
+	SW("minor-faults", NULL, MINOR_FAULTS, 1,
+	   "page faults resolved without I/O"),
+	SW("major-faults", NULL, MAJOR_FAULTS, 1,
+	   "page faults that needed I/O"),
+};
+
+/* Event select in bits 7:0, unit mask in bits 15:8. */
+static const struct event_def intel_events[] = {
+	HW("cycles",		0x003c, 1, "core cycles, not halted"),
+	HW("instructions",	0x00c0, 0, "instructions retired"),
+	HW("ref-cycles",	0x013c, 2, "reference cycles, not halted"),
+	HW("branches",		0x00c4, -1, "branch instructions retired"),
+	HW("branch-misses",	0x00c5, -1, "mispredicted branches retired"),
+	HW("cache-references",	0x4f2e, -1, "last-level cache references"),
+	HW("cache-misses",	0x412e, -1, "last-level cache misses"),
+};
+
+static const struct event_def amd_events[] = {
+	HW("cycles",		0x0076, -1, "core cycles, not halted"),
+	HW("instructions",	0x00c0, -1, "instructions retired"),
+	HW("branches",		0x00c2, -1, "branch instructions retired"),
+	HW("branch-misses",	0x00c3, -1, "mispredicted branches retired"),
+	HW("cache-references",	0xff60, -1, "L2 cache accesses"),
+	HW("cache-misses",	0x0964, -1, "L2 cache misses"),
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct event_table {
+	const struct event_def *defs;
+	size_t nr;
+};
+
+static struct event_table hardware_table(const struct perfctr_info *info)
+{
+	switch (info->cpu_type) {
+	case PERFCTR_X86_INTEL_ARCH:
+		return (struct event_table){ intel_events,
+					     ARRAY_SIZE(intel_events) };
+	case PERFCTR_X86_AMD:
+		return (struct event_table){ amd_events,
+					     ARRAY_SIZE(amd_events) };
+	}
+	return (struct event_table){ NULL, 0 };
+}
+
+static int has_hardware(const struct perfctr_info *info)
+{
+	return hardware_table(info).nr && info->nrctrs + info->nrfixed;
+}
+
+/* Can this machine count @def, a hardware event of its table? */
+static int countable(const struct event_def *def,
+		     const struct perfctr_info *info)
+{
+	return info->nrctrs ||
+	       (def->fixed >= 0 && (__u32)def->fixed < info->nrfixed);
+}
+
+static __u64 gp_bits(const struct perfctr_info *info)
+{
+	return info->cpu_type == PERFCTR_X86_AMD ? AMD_GP_BITS : INTEL_GP_BITS;
+}
+
+/* The message, if the caller wants one, and -1 with errno @errnum. */
+static int __attribute__((format(printf, 4, 5)))
+fail(int errnum, char *err, size_t err_size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && err_size) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_size, fmt, ap);
+		va_end(ap);
+	}
+	errno = errnum;
+	return -1;
+}
+
+static int no_hardware(const char *what, const struct perfctr_info *info,
+		       char *err, size_t err_size)
+{
+	return fail(EOPNOTSUPP, err, err_size,
+		    "%s: this CPU has no hardware counters (driver: %s)",
+		    what, perfctr_info_cpu_name(info));
+}
+
+/* Look a name up in @defs, by name or alias. */
+static const struct event_def *find(const struct event_def *defs, size_t nr,
+				    const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct perfctr_event_desc *d = &defs[i].desc;
+
+		if ((strlen(d->name) == len && !strncmp(d->name, name, len)) ||
+		    (d->alias && strlen(d->alias) == len &&
+		     !strncmp(d->alias, name, len)))
+			return &defs[i];
+	}
+	return NULL;
+}
+
+/* "u", "k", "uk" or "ku" as USR/OS bits; 0 if it is none of them. */
+static __u64 parse_modifier(const char *mod)
+{
+	__u64 modes = 0, bit;
+
+	for (; *mod; mod++) {
+		if (*mod == 'u')
+			bit = EVNTSEL_USR;
+		else if (*mod == 'k')
+			bit = EVNTSEL_OS;
+		else
+			return 0;
+		if (modes & bit)
+			return 0;
+		modes |= bit;
+	}
+	return modes;
+}
+
+static const char *modifier_name(__u64 modes)
+{
+	switch (modes) {
+	case EVNTSEL_USR:
+		return ":u";
+	case EVNTSEL_OS:
+		return ":k";
+	case EVNTSEL_MODES:
+		return ":uk";
+	}
+	return "";
+}
+
+/*
+ * A number of @len characters at @s: hexadecimal if @hex, else decimal
+ * or, after 0x, hexadecimal.  At most 64 bits; no sign, no blanks.
+ */
+static int parse_number(const char *s, size_t len, int hex, __u64 *value)
+{
+	__u64 v = 0;
+	unsigned int base = 10, d;
+	size_t i = 0;
+
+	if (!hex && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		hex = 1;
+		i = 2;
+	}
+	if (hex)
+		base = 16;
+	if (i == len)
+		return -1;
+	for (; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (hex && s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else if (hex && s[i] >= 'A' && s[i] <= 'F')
+			d = s[i] - 'A' + 10;
+		else
+			return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*value = v;
+	return 0;
+}
+
+/*
+ * The USR/OS bits of a hardware selector: those of the modifier, those
+ * the selector has, or both.
+ */
+static __u64 with_modes(struct perfctr_event_spec *event, __u64 evntsel,
+			__u64 modes)
+{
+	if (modes)
+		return (evntsel & ~EVNTSEL_MODES) | modes;
+	if (evntsel & EVNTSEL_MODES)
+		return evntsel;
+	event->implicit_modes = 1;
+	return evntsel | EVNTSEL_MODES;
+}
+
+/* Bits of @evntsel outside @allowed, named for the message. */
+static int check_bits(const char *str, __u64 evntsel, __u64 allowed,
+		      char *err, size_t err_size)
+{
+	__u64 bad = evntsel & ~allowed;
+
+	if (!bad)
+		return 0;
+	if (bad & EVNTSEL_EN)
+		return fail(EINVAL, err, err_size, "%s: bit 22 (EN) is set by "
+			    "the driver, not in the selector", str);
+	if (bad & EVNTSEL_INT)
+		return fail(EINVAL, err, err_size, "%s: bit 20 (INT) is set by "
+			    "the driver: count in i-mode instead", str);
+	return fail(EINVAL, err, err_size, "%s: selector bits 0x%llx are "
+		    "not allowed on this counter", str,
+		    (unsigned long long)bad);
+}
+
+static int parse_named(struct perfctr_event_spec *event, const char *str,
+		       const struct event_def *def, const char *mod,
+		       const struct perfctr_info *info, char *err,
+		       size_t err_size)
+{
+	const struct perfctr_event_desc *desc = &def->desc;
+	struct event_table hw;
+	__u64 modes = 0;
+
+	if (mod && !desc->takes_modes)
+		return fail(EINVAL, err, err_size, "%s: %s takes no modifier "
+			    "(only hardware and fault events do)", str,
+			    desc->name);
+	if (mod) {
+		modes = parse_modifier(mod);
+		if (!modes)
+			return fail(EINVAL, err, err_size, "%s: unknown modifier "
+				    "':%s': use :u, :k or :uk", str, mod);
+	}
+	event->kind = desc->kind;
+	snprintf(event->name, sizeof(event->name), "%s%s", desc->name,
+		 modifier_name(modes));
+
+	switch (desc->kind) {
+	case PERFCTR_EVENT_TSC:
+		return 0;
+	case PERFCTR_EVENT_SOFTWARE:
+		event->pmc_map = PERFCTR_MAP_SOFTWARE | def->sw_event;
+		if (desc->takes_modes)
+			/* PERFCTR_SW_USR/OS are the USR/OS bits. */
+			event->evntsel = with_modes(event, 0, modes);
+		return 0;
+	case PERFCTR_EVENT_HARDWARE:
+		break;
+	}
+
+	if (!has_hardware(info))
+		return no_hardware(str, info, err, err_size);
+	hw = hardware_table(info);
+	def = find(hw.defs, hw.nr, desc->name, strlen(desc->name));
+	if (!def)
+		return fail(EOPNOTSUPP, err, err_size, "%s: not an event of "
+			    "this CPU (driver: %s)", str,
+			    perfctr_info_cpu_name(info));
+	event->fixed = def->fixed >= 0 && (__u32)def->fixed < info->nrfixed ?
+		       def->fixed : -1;
+	if (!countable(def, info))
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "general-purpose counters (driver: %s)", str,
+			    perfctr_info_cpu_name(info));
+	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
+	event->evntsel = with_modes(event, def->evntsel, modes);
+	return 0;
+}
+
+/* rNNNN: a general-purpose counter's selector, in hexadecimal. */
+static int parse_raw(struct perfctr_event_spec *event, const char *str,
+		     size_t len, const char *mod,
+		     const struct perfctr_info *info, char *err,
+		     size_t err_size)
+{
+	__u64 evntsel, modes = 0;
+
+	if (len > 17 || parse_number(str + 1, len - 1, 1, &evntsel) < 0)
+		return fail(EINVAL, err, err_size, "%s: unknown event", str);
+	if (!has_hardware(info))
+		return no_hardware(str, info, err, err_size);
+	if (info->nrctrs == 0)
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "general-purpose counters (driver: %s)", str,
+			    perfctr_info_cpu_name(info));
+	if (mod) {
+		modes = parse_modifier(mod);
+		if (!modes)
+			return fail(EINVAL, err, err_size, "%s: unknown modifier "
+				    "':%s': use :u, :k or :uk", str, mod);
+	}
+	if (check_bits(str, evntsel, gp_bits(info), err, err_size) < 0)
+		return -1;
+	event->kind = PERFCTR_EVENT_HARDWARE;
+	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
+	event->evntsel = with_modes(event, evntsel, modes);
+	snprintf(event->name, sizeof(event->name), "r%llx%s",
+		 (unsigned long long)evntsel, modifier_name(modes));
+	return 0;
+}
+
+/* Is @pmc_map a counter of this machine?  0, or -1 with the message. */
+static int check_counter(const char *str, __u32 pmc_map,
+			 const struct perfctr_info *info, char *err,
+			 size_t err_size)
+{
+	__u32 index = pmc_map & ~PERFCTR_MAP_X86_FIXED;
+
+	if (pmc_map & PERFCTR_MAP_X86_FIXED) {
+		if (info->cpu_type != PERFCTR_X86_INTEL_ARCH ||
+		    index >= info->nrfixed || index >= 32)
+			return fail(EINVAL, err, err_size, "%s: this CPU has no "
+				    "fixed counter %u (it has %u)", str, index,
+				    info->cpu_type == PERFCTR_X86_INTEL_ARCH ?
+				    info->nrfixed : 0);
+		return 0;
+	}
+	if (pmc_map >= info->nrctrs || pmc_map >= PERFCTR_MAX_NRCTRS)
+		return fail(EINVAL, err, err_size, "%s: this CPU has no "
+			    "general-purpose counter %u (it has %u)", str,
+			    pmc_map, info->nrctrs);
+	return 0;
+}
+
+/* SEL[@PMC], perfctr 2.7's form: decimal, or hexadecimal after 0x. */
+static int parse_legacy(struct perfctr_event_spec *event, const char *str,
+			size_t len, const char *mod,
+			const struct perfctr_info *info, char *err,
+			size_t err_size)
+{
+	const char *at = memchr(str, '@', len);
+	size_t sel_len = at ? (size_t)(at - str) : len;
+	__u64 evntsel, pmc = 0, modes = 0;
+	__u32 pmc_map = PERFCTR_EVENT_ANY_PMC;
+	char where[16] = "";
+
+	if (parse_number(str, sel_len, 0, &evntsel) < 0 ||
+	    (at && (parse_number(at + 1, len - sel_len - 1, 0, &pmc) < 0 ||
+		    pmc > UINT32_MAX)))
+		return fail(EINVAL, err, err_size, "%s: unknown event", str);
+	if (!has_hardware(info))
+		return no_hardware(str, info, err, err_size);
+	if (mod) {
+		modes = parse_modifier(mod);
+		if (!modes)
+			return fail(EINVAL, err, err_size, "%s: unknown modifier "
+				    "':%s': use :u, :k or :uk", str, mod);
+	}
+	if (at) {
+		pmc_map = pmc;
+		if (check_counter(str, pmc_map, info, err, err_size) < 0)
+			return -1;
+		snprintf(where, sizeof(where),
+			 pmc_map & PERFCTR_MAP_X86_FIXED ? "@0x%x" : "@%u",
+			 pmc_map);
+	} else if (info->nrctrs == 0) {
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "general-purpose counters (driver: %s)", str,
+			    perfctr_info_cpu_name(info));
+	}
+	/* The driver's bits, which 2.7 selectors carried. */
+	if (check_bits(str, evntsel & ~(EVNTSEL_EN | EVNTSEL_INT),
+		       at && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
+		       FIXED_BITS : gp_bits(info), err, err_size) < 0)
+		return -1;
+	event->kind = PERFCTR_EVENT_HARDWARE;
+	event->pmc_map = pmc_map;
+	event->evntsel = with_modes(event,
+				    evntsel & ~(EVNTSEL_EN | EVNTSEL_INT),
+				    modes);
+	snprintf(event->name, sizeof(event->name), "0x%llx%s%s",
+		 (unsigned long long)evntsel, where, modifier_name(modes));
+	return 0;
+}
+
+int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
+			const struct perfctr_info *info,
+			char *err, size_t err_size)
+{
+	const char *colon = strchr(str, ':');
+	size_t len = colon ? (size_t)(colon - str) : strlen(str);
+	const char *mod = colon ? colon + 1 : NULL;
+	const struct event_def *def;
+	struct perfctr_event_spec parsed;
+	int ret;
+
+	if (!*str)
+		return fail(EINVAL, err, err_size, "empty event name");
+	if (len == 0)
+		return fail(EINVAL, err, err_size, "%s: no event name before "
+			    "the modifier", str);
+
+	memset(&parsed, 0, sizeof(parsed));
+	parsed.fixed = -1;
+	def = find(common_events, ARRAY_SIZE(common_events), str, len);
+	if (!def)
+		def = find(intel_events, ARRAY_SIZE(intel_events), str, len);
+	if (!def)
+		def = find(amd_events, ARRAY_SIZE(amd_events), str, len);
+
+	if (def)
+		ret = parse_named(&parsed, str, def, mod, info, err, err_size);
+	else if (str[0] == 'r' && len > 1)
+		ret = parse_raw(&parsed, str, len, mod, info, err, err_size);
+	else if (str[0] >= '0' && str[0] <= '9')
+		ret = parse_legacy(&parsed, str, len, mod, info, err,
+				   err_size);
+	else
+		ret = fail(EINVAL, err, err_size, "%s: unknown event", str);
+	if (ret == 0)
+		*event = parsed;
+	return ret;
+}
+
+/*
+ * The hardware counters @control uses: general-purpose counter i is bit i
+ * of *@gp, fixed counter j bit j of *@fixed.
+ */
+static void used_counters(const struct perfctr_cpu_control *cpu,
+			  __u32 *gp, __u32 *fixed)
+{
+	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
+	__u32 map, index;
+
+	*gp = 0;
+	*fixed = 0;
+	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
+		map = cpu->pmc_map[i];
+		index = map & ~PERFCTR_MAP_X86_FIXED;
+		if (map & PERFCTR_MAP_SOFTWARE || index >= 32)
+			continue;
+		if (map & PERFCTR_MAP_X86_FIXED)
+			*fixed |= 1u << index;
+		else
+			*gp |= 1u << index;
+	}
+}
+
+/* Room for one more counter, of the mode asked, after those there? */
+static int check_room(const struct vperfctr_control *control, int imode,
+		      const char *name, char *err, size_t err_size)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+
+	if (cpu->nractrs > PERFCTR_MAX_NRCTRS ||
+	    cpu->nrictrs > PERFCTR_MAX_NRCTRS - cpu->nractrs)
+		return fail(EINVAL, err, err_size, "%s: the control has more "
+			    "counters than a control can", name);
+	if (!imode && cpu->nrictrs)
+		return fail(EINVAL, err, err_size, "%s: a-mode counters come "
+			    "before i-mode ones: add it first", name);
+	if (cpu->nractrs + cpu->nrictrs == PERFCTR_MAX_NRCTRS)
+		return fail(ENOSPC, err, err_size, "%s: the control has all "
+			    "%d counters in use", name, PERFCTR_MAX_NRCTRS);
+	return 0;
+}
+
+/* The largest i-mode period of a counter @width bits wide. */
+static __u64 max_period(__u32 width)
+{
+	if (width == 0 || width >= 64)
+		return INT64_MAX;
+	return 1ull << (width - 1);
+}
+
+/*
+ * The counter for hardware event @event, into *@map and *@evntsel: the
+ * one it asks for, its fixed counter if free, or the first free
+ * general-purpose counter.
+ */
+static int choose_counter(const struct vperfctr_control *control,
+			  const struct perfctr_event_spec *event,
+			  const struct perfctr_info *info, __u32 *map,
+			  __u64 *evntsel, char *err, size_t err_size)
+{
+	unsigned int i, nrctrs = info->nrctrs;
+	__u32 used_gp, used_fixed;
+	int has_fixed;
+
+	used_counters(&control->cpu_control, &used_gp, &used_fixed);
+	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC) {
+		__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
+		int fixed = (event->pmc_map & PERFCTR_MAP_X86_FIXED) != 0;
+
+		if (check_counter(event->name, event->pmc_map, info, err,
+				  err_size) < 0)
+			return -1;
+		if ((fixed ? used_fixed : used_gp) & (1u << index))
+			return fail(EINVAL, err, err_size, "%s: %s counter %u "
+				    "is in use", event->name,
+				    fixed ? "fixed" : "general-purpose", index);
+		*map = event->pmc_map;
+		*evntsel = event->evntsel;
+		return 0;
+	}
+	has_fixed = event->fixed >= 0 && event->fixed < 32 &&
+		    (__u32)event->fixed < info->nrfixed &&
+		    info->cpu_type == PERFCTR_X86_INTEL_ARCH;
+	if (has_fixed && !(used_fixed & (1u << event->fixed))) {
+		*map = PERFCTR_MAP_X86_FIXED | event->fixed;
+		*evntsel = event->evntsel & FIXED_BITS;
+		return 0;
+	}
+	if (nrctrs > PERFCTR_MAX_NRCTRS)
+		nrctrs = PERFCTR_MAX_NRCTRS;
+	for (i = 0; i < nrctrs; i++) {
+		if (!(used_gp & (1u << i))) {
+			*map = i;
+			*evntsel = event->evntsel;
+			return 0;
+		}
+	}
+	if (nrctrs == 0 && has_fixed)
+		return fail(ENOSPC, err, err_size, "%s: fixed counter %d is in "
+			    "use and this CPU has no general-purpose counters",
+			    event->name, event->fixed);
+	if (nrctrs == 0)
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "general-purpose counters (driver: %s)",
+			    event->name, perfctr_info_cpu_name(info));
+	return fail(ENOSPC, err, err_size, "%s: all %u general-purpose "
+		    "counters are in use", event->name, nrctrs);
+}
+
+static int add_hardware(struct vperfctr_control *control,
+			const struct perfctr_event_spec *event,
+			const struct perfctr_info *info, int imode,
+			unsigned long long period, char *err, size_t err_size)
+{
+	__u64 evntsel = 0, limit;
+	__u32 map = 0;
+
+	if (!has_hardware(info))
+		return no_hardware(event->name, info, err, err_size);
+	if (imode && !(info->cpu_features & PERFCTR_FEATURE_PCINT))
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "overflow interrupts: count it in a-mode",
+			    event->name);
+	if (check_room(control, imode, event->name, err, err_size) < 0 ||
+	    choose_counter(control, event, info, &map, &evntsel, err,
+			   err_size) < 0)
+		return -1;
+	limit = max_period(map & PERFCTR_MAP_X86_FIXED ? info->fixed_width :
+			   info->ctr_width);
+	if (imode && (period == 0 || period > limit))
+		return fail(EINVAL, err, err_size, "%s: period %llu is not "
+			    "between 1 and %llu", event->name, period,
+			    (unsigned long long)limit);
+	return vperfctr_control_append(control, map, evntsel,
+				       imode ? -(__s64)period : 0, imode);
+}
+
+static int add_software(struct vperfctr_control *control,
+			const struct perfctr_event_spec *event, int imode,
+			unsigned long long period, char *err, size_t err_size)
+{
+	unsigned int sw = event->pmc_map & ~PERFCTR_MAP_SOFTWARE;
+	int i;
+
+	if (check_room(control, imode, event->name, err, err_size) < 0)
+		return -1;
+	if (imode && (period == 0 || period > INT64_MAX))
+		return fail(EINVAL, err, err_size, "%s: period %llu is not "
+			    "between 1 and %lld", event->name, period,
+			    (long long)INT64_MAX);
+	if (imode)
+		i = vperfctr_control_add_sw_irq(control, sw, event->evntsel,
+						period);
+	else
+		i = vperfctr_control_add_sw(control, sw, event->evntsel);
+	if (i < 0)
+		return fail(EINVAL, err, err_size, "%s: not a software event "
+			    "perfctr_event_parse() made", event->name);
+	return i;
+}
+
+static int add_event(struct vperfctr_control *control,
+		     const struct perfctr_event_spec *event,
+		     const struct perfctr_info *info, int imode,
+		     unsigned long long period, char *err, size_t err_size)
+{
+	switch (event->kind) {
+	case PERFCTR_EVENT_TSC:
+		if (imode)
+			return fail(EINVAL, err, err_size, "%s: the TSC cannot "
+				    "be an i-mode counter", event->name);
+		control->cpu_control.tsc_on = 1;
+		return PERFCTR_EVENT_TSC_INDEX;
+	case PERFCTR_EVENT_SOFTWARE:
+		return add_software(control, event, imode, period, err,
+				    err_size);
+	case PERFCTR_EVENT_HARDWARE:
+		return add_hardware(control, event, info, imode, period, err,
+				    err_size);
+	}
+	return fail(EINVAL, err, err_size, "%.*s: not an event "
+		    "perfctr_event_parse() made",
+		    (int)sizeof(event->name), event->name);
+}
+
+int perfctr_event_add(struct vperfctr_control *control,
+		      const struct perfctr_event_spec *event,
+		      const struct perfctr_info *info,
+		      char *err, size_t err_size)
+{
+	return add_event(control, event, info, 0, 0, err, err_size);
+}
+
+int perfctr_event_add_irq(struct vperfctr_control *control,
+			  const struct perfctr_event_spec *event,
+			  const struct perfctr_info *info,
+			  unsigned long long period,
+			  char *err, size_t err_size)
+{
+	return add_event(control, event, info, 1, period, err, err_size);
+}
+
+const struct perfctr_event_desc *
+perfctr_event_list(const struct perfctr_info *info, unsigned int index)
+{
+	struct event_table hw = hardware_table(info);
+	size_t i;
+
+	if (index < ARRAY_SIZE(common_events))
+		return &common_events[index].desc;
+	index -= ARRAY_SIZE(common_events);
+	if (!has_hardware(info))
+		return NULL;
+	for (i = 0; i < hw.nr; i++) {
+		if (!countable(&hw.defs[i], info))
+			continue;
+		if (index-- == 0)
+			return &hw.defs[i].desc;
+	}
+	return NULL;
+}

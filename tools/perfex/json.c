@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfex --json: the report as one JSON object a line, one line per
+ * count, with perf stat -j's members:
+ *
+ *	{"counter-value" : "1000.123456", "unit" : "msec",
+ *	 "event" : "task-clock", "event-runtime" : 1001234567,
+ *	 "pcnt-running" : 100.00, "metric-value" : "0.998877",
+ *	 "metric-unit" : "CPUs utilized"}
+ *
+ * (on one line).  counter-value is a string, as in perf: the count with
+ * six decimals, task-clock in milliseconds (exact, from the
+ * nanoseconds), "<not counted>" if it could not be read.  -r adds
+ * "variance", the relative standard deviation of the mean in percent;
+ * the metric members are there only when the human report has a
+ * figure; "self" and "children", in counter-value's form, when it shows
+ * the children apart.  An interval (-I) starts with "interval", its
+ * time in seconds.  event-runtime and pcnt-running are as in the CSV
+ * form (csv.c).
+ */
+#include <stdio.h>
+
+#include "format.h"
+#include "metrics.h"
+
+/* @s as a JSON string, quotes and all. */
+static void print_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_value(FILE *out, const struct perfex_count *count,
+			unsigned long long value)
+{
+	if (count->not_counted)
+		fputs("\"<not counted>\"", out);
+	else if (count->kind == PERFEX_COUNT_TASK_CLOCK)
+		fprintf(out, "\"%llu.%06llu\"", value / 1000000,
+			value % 1000000);
+	else
+		fprintf(out, "\"%llu.000000\"", value);
+}
+
+static void print_object(FILE *out, const char *prefix,
+			 const struct perfex_count *counts, unsigned int nr,
+			 unsigned int i, unsigned long long wall_ns,
+			 int with_noise, int with_children)
+{
+	const struct perfex_count *count = &counts[i];
+	struct perfex_metric metric;
+
+	fprintf(out, "{%s\"counter-value\" : ", prefix);
+	print_value(out, count, perfex_count_total(count));
+	fprintf(out, ", \"unit\" : \"%s\", \"event\" : ",
+		count->kind == PERFEX_COUNT_TASK_CLOCK ? "msec" : "");
+	print_string(out, count->name);
+	if (with_noise)
+		fprintf(out, ", \"variance\" : %.2f", count->noise);
+	fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
+		wall_ns);
+	if (!count->not_counted &&
+	    perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0) {
+		fprintf(out, ", \"metric-value\" : \"%f\", \"metric-unit\" : ",
+			metric.value);
+		print_string(out, metric.unit);
+	}
+	if (with_children) {
+		fputs(", \"self\" : ", out);
+		print_value(out, count, count->value);
+		fputs(", \"children\" : ", out);
+		print_value(out, count, count->children);
+	}
+	fputs("}\n", out);
+}
+
+/**
+ * perfex_print_report_json - write the report as JSON lines
+ * @out: where to
+ * @report: what to say
+ */
+void perfex_print_report_json(FILE *out, const struct perfex_report *report)
+{
+	int children = perfex_report_has_children(report);
+	unsigned int i;
+
+	for (i = 0; i < report->nr_counts; i++)
+		print_object(out, "", report->counts, report->nr_counts, i,
+			     report->elapsed_ns, report->runs > 1, children);
+}
+
+/**
+ * perfex_print_interval_json - write an interval as JSON lines
+ * @out: where to
+ * @iv: the interval
+ */
+void perfex_print_interval_json(FILE *out, const struct perfex_interval *iv)
+{
+	char prefix[48];
+	unsigned int i;
+
+	snprintf(prefix, sizeof(prefix), "\"interval\" : %llu.%09llu, ",
+		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull);
+	for (i = 0; i < iv->nr_counts; i++)
+		print_object(out, prefix, iv->counts, iv->nr_counts, i,
+			     iv->length_ns, 0, 0);
+}
