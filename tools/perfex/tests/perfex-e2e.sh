@@ -220,7 +220,12 @@ if [ "$hw" -gt 0 ]; then
 		[ "$cycles" -gt 0 ] && grep -Eq "instructions:u +# +[0-9.]+ +insn per cycle\$" "$tmp/hw"
 	ok $? "-e instructions:u,cycles:u: both counted ($insn, $cycles), insn per cycle (exit $rc)"
 else
-	skip_test "-e instructions:u,cycles:u: both counted" "this machine has the TSC only"
+	# Without counters, refused before anything runs, naming the event.
+	perfex -e instructions:u,cycles:u spin 0.1 > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] &&
+		grep -qx "perfex: instructions:u: this CPU has no hardware counters (driver: x86 TSC)" "$tmp/err"
+	ok $? "-e instructions:u,cycles:u on a TSC-only machine: refused, naming the event (exit $rc)"
 fi
 
 perfex --no-children -o "$tmp/nochildren" forker 4 256
