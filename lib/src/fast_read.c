@@ -209,6 +209,36 @@ unsupported:
 	return -1;
 }
 
+/* The TSC alone, in one snapshot. */
+static always_inline int read_tsc(const struct vperfctr_state *state,
+				  const struct vperfctr_clock *clock,
+				  __u64 *tsc)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (read_page(state, clock, &sum, 1, 0, 0) < 0)
+		return -1;
+	*tsc = sum.tsc;
+	return 0;
+}
+
+/* Counter @i alone, in one snapshot. */
+static always_inline int read_pmc(const struct vperfctr_state *state,
+				  const struct vperfctr_clock *clock,
+				  unsigned int i, __u64 *value)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (i >= PERFCTR_MAX_NRCTRS) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (read_page(state, clock, &sum, 0, i, i + 1) < 0)
+		return -1;
+	*value = sum.pmc[i];
+	return 0;
+}
+
 /**
  * vperfctr_state_read_tsc - the TSC sum from a state page
  * @state: the mapped page
@@ -221,12 +251,7 @@ unsupported:
 int vperfctr_state_read_tsc(const struct vperfctr_state *state,
 			    const struct vperfctr_clock *clock, __u64 *tsc)
 {
-	struct perfctr_sum_ctrs sum;
-
-	if (read_page(state, clock, &sum, 1, 0, 0) < 0)
-		return -1;
-	*tsc = sum.tsc;
-	return 0;
+	return read_tsc(state, clock, tsc);
 }
 
 /**
@@ -263,16 +288,7 @@ int vperfctr_state_read_pmc(const struct vperfctr_state *state,
 			    const struct vperfctr_clock *clock,
 			    unsigned int i, __u64 *value)
 {
-	struct perfctr_sum_ctrs sum;
-
-	if (i >= PERFCTR_MAX_NRCTRS) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (read_page(state, clock, &sum, 0, i, i + 1) < 0)
-		return -1;
-	*value = sum.pmc[i];
-	return 0;
+	return read_pmc(state, clock, i, value);
 }
 
 /*
@@ -297,12 +313,7 @@ static const struct vperfctr_clock cpu_clock_other = {
  */
 int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, __u64 *tsc)
 {
-	struct perfctr_sum_ctrs sum;
-
-	if (read_page(state, &cpu_clock_other, &sum, 1, 0, 0) < 0)
-		return -1;
-	*tsc = sum.tsc;
-	return 0;
+	return read_tsc(state, &cpu_clock_other, tsc);
 }
 
 /**
@@ -335,19 +346,7 @@ int vperfctr_cpu_read_ctrs(const struct vperfctr_state *state, int is_self,
 int vperfctr_cpu_read_pmc(const struct vperfctr_state *state, int is_self,
 			  unsigned int i, __u64 *value)
 {
-	struct perfctr_sum_ctrs sum;
-	int ret;
-
-	if (i >= PERFCTR_MAX_NRCTRS) {
-		errno = EINVAL;
-		return -1;
-	}
 	if (is_self)
-		ret = read_page(state, &cpu_clock_self, &sum, 0, i, i + 1);
-	else
-		ret = read_page(state, &cpu_clock_other, &sum, 0, i, i + 1);
-	if (ret < 0)
-		return -1;
-	*value = sum.pmc[i];
-	return 0;
+		return read_pmc(state, &cpu_clock_self, i, value);
+	return read_pmc(state, &cpu_clock_other, i, value);
 }

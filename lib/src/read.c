@@ -14,41 +14,41 @@
  * system call otherwise.  Only a failure of both may change errno: a
  * count of 0 is no error.
  */
-unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
+/* The sums by system call, errno left alone unless it fails. */
+static int read_by_syscall(const struct vperfctr *vperfctr,
+			   struct perfctr_sum_ctrs *sum)
 {
-	struct perfctr_sum_ctrs sum;
-	int err;
-	__u64 tsc;
+	int err = errno;
 
-	if (vperfctr->state && vperfctr_cpu_read_tsc(vperfctr->state, &tsc) == 0)
-		return tsc;
-	err = errno;
-	if (_vperfctr_read(vperfctr->fd, &sum, NULL, NULL) < 0)
-		return 0;
-	errno = err;
-	return sum.tsc;
-}
-
-int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
-		       struct perfctr_sum_ctrs *sum)
-{
-	int err;
-
-	if (vperfctr->state &&
-	    vperfctr_cpu_read_ctrs(vperfctr->state, vperfctr->is_self, sum) == 0)
-		return 0;
-	err = errno;
 	if (_vperfctr_read(vperfctr->fd, sum, NULL, NULL) < 0)
 		return -1;
 	errno = err;
 	return 0;
 }
 
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
+{
+	struct perfctr_sum_ctrs sum;
+	__u64 tsc;
+
+	if (vperfctr->state && vperfctr_cpu_read_tsc(vperfctr->state, &tsc) == 0)
+		return tsc;
+	return read_by_syscall(vperfctr, &sum) < 0 ? 0 : sum.tsc;
+}
+
+int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
+		       struct perfctr_sum_ctrs *sum)
+{
+	if (vperfctr->state &&
+	    vperfctr_cpu_read_ctrs(vperfctr->state, vperfctr->is_self, sum) == 0)
+		return 0;
+	return read_by_syscall(vperfctr, sum);
+}
+
 unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
 				     unsigned int i)
 {
 	struct perfctr_sum_ctrs sum;
-	int err;
 	__u64 value;
 
 	if (i >= PERFCTR_MAX_NRCTRS) {
@@ -59,11 +59,7 @@ unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
 	    vperfctr_cpu_read_pmc(vperfctr->state, vperfctr->is_self, i,
 				  &value) == 0)
 		return value;
-	err = errno;
-	if (_vperfctr_read(vperfctr->fd, &sum, NULL, NULL) < 0)
-		return 0;
-	errno = err;
-	return sum.pmc[i];
+	return read_by_syscall(vperfctr, &sum) < 0 ? 0 : sum.pmc[i];
 }
 
 int vperfctr_read_state(const struct vperfctr *vperfctr,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <libperfctr.h>
+#include "machines.h"
 #include "tap.h"
 
 #define USR	0x10000ull
@@ -17,42 +18,6 @@
 #define ANY	PERFCTR_EVENT_ANY_PMC
 #define FIXED	PERFCTR_MAP_X86_FIXED
 #define SW(ev)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##ev)
-
-#define ALL_FEATURES	(PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC | \
-			 PERFCTR_FEATURE_PCINT)
-
-static const struct perfctr_info intel = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.cpu_features = ALL_FEATURES,
-	.cpu_khz = 4000000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 4,
-	.ctr_width = 48,
-	.nrfixed = 3,
-	.fixed_width = 48,
-	.driver_version = "6.0",
-};
-
-static const struct perfctr_info amd = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_AMD,
-	.cpu_features = ALL_FEATURES,
-	.cpu_khz = 3600000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 6,
-	.ctr_width = 48,
-	.driver_version = "6.0",
-};
-
-static const struct perfctr_info tsc_only = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_GENERIC,
-	.cpu_features = PERFCTR_FEATURE_RDTSC,
-	.cpu_khz = 2000000,
-	.tsc_to_cpu_mult = 1,
-	.driver_version = "6.0",
-};
 
 static struct perfctr_info intel_v1;	/* 2 counters of 40 bits, no fixed */
 static struct perfctr_info intel_fixed_only;	/* 0 counters, 3 fixed */

@@ -13,6 +13,7 @@
 
 #include "events.h"
 #include "metrics.h"
+#include "machines.h"
 #include "tap.h"
 
 #define SW(event)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##event)
@@ -21,44 +22,6 @@
 #define OS		0x20000ull	/* PERFCTR_SW_OS, bit 17 */
 #define BOTH		(USR | OS)
 #define TSC_INDEX	PERFCTR_EVENT_TSC_INDEX
-
-/* 4 general-purpose counters and 3 fixed ones. */
-static const struct perfctr_info intel = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT,
-	.cpu_khz = 4000000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 4,
-	.ctr_width = 48,
-	.nrfixed = 3,
-	.fixed_width = 48,
-	.driver_version = "6.0",
-};
-
-/* 6 general-purpose counters. */
-static const struct perfctr_info amd = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_AMD,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT,
-	.cpu_khz = 3600000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 6,
-	.ctr_width = 48,
-	.driver_version = "6.0",
-};
-
-/* QEMU's: the TSC only. */
-static const struct perfctr_info tsc_only = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_GENERIC,
-	.cpu_features = PERFCTR_FEATURE_RDTSC,
-	.cpu_khz = 2000000,
-	.tsc_to_cpu_mult = 1,
-	.driver_version = "6.0",
-};
 
 static struct perfex_event_list list;
 static struct vperfctr_control control, fallback;

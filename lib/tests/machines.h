@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Made-up machines, as perfctr_info describes them, for the tests of the
+ * library's event names and of perfex's use of them.
+ */
+#ifndef LIBPERFCTR_TESTS_MACHINES_H
+#define LIBPERFCTR_TESTS_MACHINES_H
+
+#include <linux/perfctr.h>
+
+/* Intel architectural perfmon: 4 general-purpose counters, 3 fixed. */
+static const struct perfctr_info intel = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.cpu_khz = 4000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 4,
+	.ctr_width = 48,
+	.nrfixed = 3,
+	.fixed_width = 48,
+	.driver_version = "6.0",
+};
+
+/* AMD core counters: 6 general-purpose counters. */
+static const struct perfctr_info amd = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_AMD,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.cpu_khz = 3600000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 6,
+	.ctr_width = 48,
+	.driver_version = "6.0",
+};
+
+/* No PMU, as under QEMU: the TSC only. */
+static const struct perfctr_info tsc_only = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_GENERIC,
+	.cpu_features = PERFCTR_FEATURE_RDTSC,
+	.cpu_khz = 2000000,
+	.tsc_to_cpu_mult = 1,
+	.driver_version = "6.0",
+};
+
+#endif /* LIBPERFCTR_TESTS_MACHINES_H */
