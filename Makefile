@@ -3,6 +3,9 @@
 # perfctr: virtual per-process performance counters for Linux 6.12.
 #
 #   make demo      build everything, boot it in QEMU, run perfex on examples
+#   make demo ARCH=arm64
+#                  the same on arm64, whose emulated PMU counts exactly:
+#                  perfex counts a known loop to the instruction
 #   make check     every test: host, KUnit and kselftests on a debug kernel,
 #                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel
 #   make run       boot the demo kernel with an interactive shell
@@ -35,7 +38,10 @@ SERIES		:= $(O)/series
 KDEMO		:= $(O)/kernel-demo
 KDEBUG		:= $(O)/kernel-debug
 KNOPC		:= $(O)/kernel-noperfctr
+KARM64		:= $(O)/kernel-arm64
 USER		:= $(O)/user
+USER_ARM64	:= $(O)/user-arm64
+ARM64_CROSS	:= aarch64-linux-gnu-
 CONFIGS		:= $(TOP)/scripts/configs
 KMAKE		= $(MAKE) -s -C $(TREE) -j$(JOBS)
 
@@ -43,7 +49,8 @@ export O
 
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
-	w1 initramfs-demo initramfs-check install initramfs-bench bench
+	w1 initramfs-demo initramfs-check install initramfs-bench bench \
+	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64
 
 all: kernel-demo user
 
@@ -97,11 +104,26 @@ kernel-noperfctr: tree
 	@echo "  KERNEL  $(KNOPC) (CONFIG_PERFCTR=n)"
 	@$(KMAKE) O=$(KNOPC) bzImage
 
+# arm64, cross-built: the debug kernel with KUnit, for the exact counts of
+# QEMU's PMU.  It serves both make check and make demo ARCH=arm64.
+KMAKE_ARM64	= $(KMAKE) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS)
+
+kernel-arm64: tree
+	@ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(TOP)/scripts/kernel-config \
+		$(TREE) $(KARM64) $(CONFIGS)/arm64.config $(CONFIGS)/debug.config
+	@echo "  KERNEL  $(KARM64) (arm64, debug)"
+	@$(KMAKE_ARM64) O=$(KARM64) Image
+
 # Our kernel code again with W=1: any warning fails.
 w1: kernel-debug
 	@echo "  W=1     kernel/perfctr arch/x86/perfctr"
 	@$(KMAKE) O=$(KDEBUG) W=1 kernel/perfctr/ arch/x86/perfctr/ 2>&1 | tee $(O)/w1.log
 	@! grep -q 'warning:' $(O)/w1.log
+
+w1-arm64: kernel-arm64
+	@echo "  W=1     kernel/perfctr arch/arm64/perfctr (arm64)"
+	@$(KMAKE_ARM64) O=$(KARM64) W=1 kernel/perfctr/ arch/arm64/perfctr/ 2>&1 | tee $(O)/w1-arm64.log
+	@! grep -q 'warning:' $(O)/w1-arm64.log
 
 checkpatch: patch
 	@$(TOP)/scripts/run-checkpatch $(TREE) $(O)/patches
@@ -119,6 +141,17 @@ user: | deps
 	@$(TOP)/scripts/build-selftests $(TREE) $(TOP)/selftests $(USER)
 
 user: tree
+
+# The arm64 guest's programs, static, cross-built.
+USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc
+
+user-arm64: tree | deps
+	@+$(USER_MAKE_ARM64) -C $(TOP)/lib
+	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples
+	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/perfex
+	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/examples
+	@CC=$(ARM64_CROSS)gcc $(TOP)/scripts/build-selftests $(TREE) \
+		$(TOP)/selftests $(USER_ARM64)
 
 host-test: | deps
 	@+$(USER_MAKE) -C $(TOP)/lib test
@@ -158,10 +191,44 @@ initramfs-check: kernel-debug user
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-check.cpio \
 		$(TOP)/scripts/guest/init-check $(GUEST_BINS)
 
+# busybox for the arm64 guest: Debian's, fetched and unpacked, not installed.
+$(O)/arm64/busybox: | deps
+	@echo "  FETCH   busybox-static:arm64"
+	@rm -rf $(O)/arm64 && mkdir -p $(O)/arm64/deb
+	@cd $(O)/arm64/deb && apt-get download -q busybox-static:arm64 >/dev/null
+	@dpkg-deb -x $(O)/arm64/deb/busybox-static_*_arm64.deb $(O)/arm64/root
+	@cp $(O)/arm64/root/bin/busybox $@
+
+GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
+	$(USER_ARM64)/examples/sleeper $(USER_ARM64)/examples/forker \
+	$(USER_ARM64)/examples/insn_loop $(USER_ARM64)/examples/self_count \
+	$(USER_ARM64)/examples/irq_count $(USER_ARM64)/examples/remote_read \
+	$(USER_ARM64)/vperfctr_test $(USER_ARM64)/vperfctr_exact \
+	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
+	$(TOP)/lib/examples/examples-e2e.sh
+
+initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-check.cpio $(TOP)/scripts/guest/init-arm64 \
+		$(GUEST_BINS_ARM64)
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-demo.cpio $(TOP)/scripts/guest/init-demo-arm64 \
+		$(GUEST_BINS_ARM64)
+
+demo-arm64: initramfs-arm64
+	@$(TOP)/scripts/run-qemu --arch arm64 --timeout $(QEMU_TIMEOUT) \
+		--log $(O)/demo-arm64.log $(KARM64)/arch/arm64/boot/Image \
+		$(O)/initramfs-arm64-demo.cpio
+	@$(TOP)/scripts/check-demo $(O)/demo-arm64.log
+
+ifeq ($(ARCH),arm64)
+demo: demo-arm64
+else
 demo: initramfs-demo
 	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/demo.log \
 		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-demo.cpio
 	@$(TOP)/scripts/check-demo $(O)/demo.log
+endif
 
 run: kernel-demo user
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-run.cpio \
@@ -185,7 +252,8 @@ check: | deps
 	@$(TOP)/scripts/check
 
 clean:
-	rm -rf $(USER) $(KDEMO) $(KDEBUG) $(KNOPC) $(SERIES) $(O)/patches \
+	rm -rf $(USER) $(USER_ARM64) $(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
+		$(SERIES) $(O)/patches \
 		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results
 
 distclean:

@@ -102,7 +102,8 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
  *
  * vperfctr_read_tsc(), vperfctr_read_pmc() and vperfctr_read_ctrs()
  * compute the current sums from the mapped state page when they can (on
- * the owner thread, hardware counters with rdpmc), and fall back to the
+ * the owner thread, hardware counters with rdpmc, or on arm64 from their
+ * PMEVCNTR<n>_EL0 and PMCCNTR_EL0 registers), and fall back to the
  * vperfctr_read system call otherwise.  Software counters are read from
  * the page too, task-clock included (from the TSC and the page's
  * time_mult and time_shift).  vperfctr_read_tsc() and

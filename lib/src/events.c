@@ -3,13 +3,15 @@
  * Event names: from the text a user writes to the counters of a control.
  *
  * Everything here is a function of its arguments and of the tables
- * below: the machine is the struct perfctr_info the caller passes, so
- * the tests run on made-up Intel, AMD and TSC-only machines.
+ * below: the machine is the struct perfctr_info the caller passes, not
+ * the one the library was built for, so the tests run on made-up Intel,
+ * AMD, arm64 and timer-only machines.
  *
  * The hardware encodings are the architectural events of the Intel SDM
- * (volume 3, "Pre-defined Architectural Performance Events") and the core
- * events of AMD's PPRs for family 17h and later, as Linux's perf maps its
- * generic hardware events to them.
+ * (volume 3, "Pre-defined Architectural Performance Events"), the core
+ * events of AMD's PPRs for family 17h and later, and the common events of
+ * the Arm PMUv3 (Arm ARM, D17 "The Performance Monitors Extension"), as
+ * Linux's perf maps its generic hardware events to them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,7 +37,20 @@
 			 (0xfull << 32) | (3ull << 40))
 #define FIXED_BITS	(EVNTSEL_USR | EVNTSEL_OS | EVNTSEL_ANY)
 
-/* The fault events' modes are the same bits, which the code relies on. */
+/*
+ * arm64 PMEVTYPER<n>_EL0: the event number, and bits that leave a mode
+ * out.  The cycle counter counts CPU_CYCLES and nothing else.
+ */
+#define ARM64_EXCLUDE	(PERFCTR_ARM64_EXCLUDE_EL1 | \
+			 PERFCTR_ARM64_EXCLUDE_EL0)
+#define ARM64_BITS	(PERFCTR_ARM64_EVENT_MASK | ARM64_EXCLUDE)
+#define ARM64_CPU_CYCLES 0x11
+
+/*
+ * The modes of a modifier are the x86 USR and OS bits whatever the
+ * machine; the fault events' modes are the same bits, which the code
+ * relies on.
+ */
 _Static_assert(PERFCTR_SW_USR == EVNTSEL_USR && PERFCTR_SW_OS == EVNTSEL_OS,
 	       "PERFCTR_SW_USR/OS are not the USR/OS bits");
 
@@ -43,7 +58,7 @@ struct event_def {
 	struct perfctr_event_desc desc;
 	unsigned int sw_event;	/* PERFCTR_SW_*, software events only */
 	__u64 evntsel;		/* event and unit mask, hardware only */
-	int fixed;		/* Intel fixed counter, or -1 */
+	int fixed;		/* fixed counter (arm64: 0, cycles), or -1 */
 };
 
 #define TSC(n, d) \
@@ -52,6 +67,8 @@ struct event_def {
 	{ { n, a, PERFCTR_EVENT_SOFTWARE, modes, d }, PERFCTR_SW_##ev, 0, -1 }
 #define HW(n, sel, fix, d) \
 	{ { n, NULL, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix }
+#define HWA(n, a, sel, fix, d) \
+	{ { n, a, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix }
 
 static const struct event_def common_events[] = {
 	TSC("tsc", "time-stamp counter ticks"),
@@ -68,12 +85,17 @@ static const struct event_def common_events[] = {
 	   "page faults that needed I/O"),
 };
 
+/* On arm64 the TSC is the generic timer's count: said so in the list. */
+static const struct event_def arm64_tsc =
+	TSC("tsc", "generic timer ticks (CNTVCT_EL0)");
+
 /* Event select in bits 7:0, unit mask in bits 15:8. */
 static const struct event_def intel_events[] = {
 	HW("cycles",		0x003c, 1, "core cycles, not halted"),
 	HW("instructions",	0x00c0, 0, "instructions retired"),
 	HW("ref-cycles",	0x013c, 2, "reference cycles, not halted"),
-	HW("branches",		0x00c4, -1, "branch instructions retired"),
+	HWA("branches", "branch-instructions",
+				0x00c4, -1, "branch instructions retired"),
 	HW("branch-misses",	0x00c5, -1, "mispredicted branches retired"),
 	HW("cache-references",	0x4f2e, -1, "last-level cache references"),
 	HW("cache-misses",	0x412e, -1, "last-level cache misses"),
@@ -82,10 +104,24 @@ static const struct event_def intel_events[] = {
 static const struct event_def amd_events[] = {
 	HW("cycles",		0x0076, -1, "core cycles, not halted"),
 	HW("instructions",	0x00c0, -1, "instructions retired"),
-	HW("branches",		0x00c2, -1, "branch instructions retired"),
+	HWA("branches", "branch-instructions",
+				0x00c2, -1, "branch instructions retired"),
 	HW("branch-misses",	0x00c3, -1, "mispredicted branches retired"),
 	HW("cache-references",	0xff60, -1, "L2 cache accesses"),
 	HW("cache-misses",	0x0964, -1, "L2 cache misses"),
+};
+
+/* PMUv3 common event numbers; cycles prefer the cycle counter. */
+static const struct event_def arm64_events[] = {
+	HW("cycles",		ARM64_CPU_CYCLES, 0, "CPU cycles"),
+	HW("instructions",	0x08, -1, "instructions architecturally "
+					  "executed"),
+	HWA("branches", "branch-instructions",
+				0x21, -1, "branches architecturally executed"),
+	HW("branch-misses",	0x10, -1, "branches mispredicted or not "
+					  "predicted"),
+	HW("cache-references",	0x04, -1, "L1 data cache accesses"),
+	HW("cache-misses",	0x03, -1, "L1 data cache refills"),
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -104,8 +140,31 @@ static struct event_table hardware_table(const struct perfctr_info *info)
 	case PERFCTR_X86_AMD:
 		return (struct event_table){ amd_events,
 					     ARRAY_SIZE(amd_events) };
+	case PERFCTR_ARM64_PMUV3:
+		return (struct event_table){ arm64_events,
+					     ARRAY_SIZE(arm64_events) };
 	}
 	return (struct event_table){ NULL, 0 };
+}
+
+static int is_arm64(const struct perfctr_info *info)
+{
+	return info->cpu_type == PERFCTR_ARM64_GENERIC ||
+	       info->cpu_type == PERFCTR_ARM64_PMUV3;
+}
+
+/* What the counters that any event may use are called here. */
+static const char *gp_name(const struct perfctr_info *info)
+{
+	return is_arm64(info) ? "event" : "general-purpose";
+}
+
+/* Is @map the fixed counter of an arm64 machine, or an Intel one? */
+static int is_fixed_map(__u32 map, const struct perfctr_info *info)
+{
+	if (is_arm64(info))
+		return map == PERFCTR_MAP_ARM64_CYCLES;
+	return (map & PERFCTR_MAP_X86_FIXED) != 0;
 }
 
 static int has_hardware(const struct perfctr_info *info)
@@ -123,6 +182,8 @@ static int countable(const struct event_def *def,
 
 static __u64 gp_bits(const struct perfctr_info *info)
 {
+	if (is_arm64(info))
+		return ARM64_BITS;
 	return info->cpu_type == PERFCTR_X86_AMD ? AMD_GP_BITS : INTEL_GP_BITS;
 }
 
@@ -248,18 +309,56 @@ static __u64 with_modes(struct perfctr_event_spec *event, __u64 evntsel,
 	return evntsel | EVNTSEL_MODES;
 }
 
+/*
+ * with_modes() for a hardware selector of @info's machine.  An arm64
+ * selector names the modes it leaves out, and one that leaves out neither
+ * counts both: an event without a modifier gets that, with
+ * implicit_modes to tell it from :uk.
+ */
+static __u64 hw_with_modes(struct perfctr_event_spec *event,
+			   const struct perfctr_info *info, __u64 evntsel,
+			   __u64 modes)
+{
+	if (!is_arm64(info))
+		return with_modes(event, evntsel, modes);
+	if (modes) {
+		evntsel &= ~ARM64_EXCLUDE;
+		if (!(modes & EVNTSEL_OS))
+			evntsel |= PERFCTR_ARM64_EXCLUDE_EL1;
+		if (!(modes & EVNTSEL_USR))
+			evntsel |= PERFCTR_ARM64_EXCLUDE_EL0;
+		return evntsel;
+	}
+	if (!(evntsel & ARM64_EXCLUDE))
+		event->implicit_modes = 1;
+	return evntsel;
+}
+
+/* An arm64 selector must leave a mode to count. */
+static int check_modes(const char *str, __u64 evntsel,
+		       const struct perfctr_info *info, char *err,
+		       size_t err_size)
+{
+	if (is_arm64(info) && (evntsel & ARM64_EXCLUDE) == ARM64_EXCLUDE)
+		return fail(EINVAL, err, err_size, "%s: both EL0 and EL1 are "
+			    "excluded: it would count nothing", str);
+	return 0;
+}
+
 /* Bits of @evntsel outside @allowed, named for the message. */
 static int check_bits(const char *str, __u64 evntsel, __u64 allowed,
-		      char *err, size_t err_size)
+		      const struct perfctr_info *info, char *err,
+		      size_t err_size)
 {
 	__u64 bad = evntsel & ~allowed;
 
 	if (!bad)
 		return 0;
-	if (bad & EVNTSEL_EN)
+	/* EN and INT are x86's: on arm64 they are bits like any other. */
+	if ((bad & EVNTSEL_EN) && !is_arm64(info))
 		return fail(EINVAL, err, err_size, "%s: bit 22 (EN) is set by "
 			    "the driver, not in the selector", str);
-	if (bad & EVNTSEL_INT)
+	if ((bad & EVNTSEL_INT) && !is_arm64(info))
 		return fail(EINVAL, err, err_size, "%s: bit 20 (INT) is set by "
 			    "the driver: count in i-mode instead", str);
 	return fail(EINVAL, err, err_size, "%s: selector bits 0x%llx are "
@@ -315,14 +414,17 @@ static int parse_named(struct perfctr_event_spec *event, const char *str,
 		       def->fixed : -1;
 	if (!countable(def, info))
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "general-purpose counters (driver: %s)", str,
+			    "%s counters (driver: %s)", str, gp_name(info),
 			    perfctr_info_cpu_name(info));
 	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
-	event->evntsel = with_modes(event, def->evntsel, modes);
+	event->evntsel = hw_with_modes(event, info, def->evntsel, modes);
 	return 0;
 }
 
-/* rNNNN: a general-purpose counter's selector, in hexadecimal. */
+/*
+ * rNNNN: a general-purpose counter's selector, in hexadecimal; on arm64
+ * a PMEVTYPER value, an event number with or without exclude bits.
+ */
 static int parse_raw(struct perfctr_event_spec *event, const char *str,
 		     size_t len, const char *mod,
 		     const struct perfctr_info *info, char *err,
@@ -336,7 +438,7 @@ static int parse_raw(struct perfctr_event_spec *event, const char *str,
 		return no_hardware(str, info, err, err_size);
 	if (info->nrctrs == 0)
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "general-purpose counters (driver: %s)", str,
+			    "%s counters (driver: %s)", str, gp_name(info),
 			    perfctr_info_cpu_name(info));
 	if (mod) {
 		modes = parse_modifier(mod);
@@ -344,13 +446,34 @@ static int parse_raw(struct perfctr_event_spec *event, const char *str,
 			return fail(EINVAL, err, err_size, "%s: unknown modifier "
 				    "':%s': use :u, :k or :uk", str, mod);
 	}
-	if (check_bits(str, evntsel, gp_bits(info), err, err_size) < 0)
+	if (check_bits(str, evntsel, gp_bits(info), info, err,
+		       err_size) < 0)
 		return -1;
 	event->kind = PERFCTR_EVENT_HARDWARE;
 	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
-	event->evntsel = with_modes(event, evntsel, modes);
+	event->evntsel = hw_with_modes(event, info, evntsel, modes);
+	if (check_modes(str, event->evntsel, info, err, err_size) < 0)
+		return -1;
 	snprintf(event->name, sizeof(event->name), "r%llx%s",
 		 (unsigned long long)evntsel, modifier_name(modes));
+	return 0;
+}
+
+/* check_counter() on arm64: an event counter, or the cycle counter. */
+static int check_arm64_counter(const char *str, __u32 pmc_map,
+			       const struct perfctr_info *info, char *err,
+			       size_t err_size)
+{
+	if (pmc_map == PERFCTR_MAP_ARM64_CYCLES) {
+		if (info->nrfixed == 0)
+			return fail(EINVAL, err, err_size, "%s: this CPU has no "
+				    "cycle counter", str);
+		return 0;
+	}
+	if (pmc_map >= info->nrctrs || pmc_map >= PERFCTR_MAP_ARM64_CYCLES)
+		return fail(EINVAL, err, err_size, "%s: this CPU has no event "
+			    "counter %u (it has %u)", str, pmc_map,
+			    info->nrctrs);
 	return 0;
 }
 
@@ -360,6 +483,9 @@ static int check_counter(const char *str, __u32 pmc_map,
 			 size_t err_size)
 {
 	__u32 index = pmc_map & ~PERFCTR_MAP_X86_FIXED;
+
+	if (is_arm64(info))
+		return check_arm64_counter(str, pmc_map, info, err, err_size);
 
 	if (pmc_map & PERFCTR_MAP_X86_FIXED) {
 		if (info->cpu_type != PERFCTR_X86_INTEL_ARCH ||
@@ -377,7 +503,11 @@ static int check_counter(const char *str, __u32 pmc_map,
 	return 0;
 }
 
-/* SEL[@PMC], perfctr 2.7's form: decimal, or hexadecimal after 0x. */
+/*
+ * SEL[@PMC], perfctr 2.7's form: decimal, or hexadecimal after 0x.  On
+ * arm64, SEL is a PMEVTYPER value and PMC a counter index, 31 for the
+ * cycle counter.
+ */
 static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 			size_t len, const char *mod,
 			const struct perfctr_info *info, char *err,
@@ -385,7 +515,7 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 {
 	const char *at = memchr(str, '@', len);
 	size_t sel_len = at ? (size_t)(at - str) : len;
-	__u64 evntsel, pmc = 0, modes = 0;
+	__u64 evntsel, sel, pmc = 0, modes = 0, allowed;
 	__u32 pmc_map = PERFCTR_EVENT_ANY_PMC;
 	char where[16] = "";
 
@@ -406,23 +536,28 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 		if (check_counter(str, pmc_map, info, err, err_size) < 0)
 			return -1;
 		snprintf(where, sizeof(where),
-			 pmc_map & PERFCTR_MAP_X86_FIXED ? "@0x%x" : "@%u",
-			 pmc_map);
+			 !is_arm64(info) && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
+			 "@0x%x" : "@%u", pmc_map);
 	} else if (info->nrctrs == 0) {
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "general-purpose counters (driver: %s)", str,
+			    "%s counters (driver: %s)", str, gp_name(info),
 			    perfctr_info_cpu_name(info));
 	}
-	/* The driver's bits, which 2.7 selectors carried. */
-	if (check_bits(str, evntsel & ~(EVNTSEL_EN | EVNTSEL_INT),
-		       at && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
-		       FIXED_BITS : gp_bits(info), err, err_size) < 0)
+	/* The x86 driver's bits, which 2.7 selectors carried. */
+	sel = is_arm64(info) ? evntsel : evntsel & ~(EVNTSEL_EN | EVNTSEL_INT);
+	allowed = at && !is_arm64(info) && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
+		  FIXED_BITS : gp_bits(info);
+	if (check_bits(str, sel, allowed, info, err, err_size) < 0)
 		return -1;
+	if (at && is_arm64(info) && pmc_map == PERFCTR_MAP_ARM64_CYCLES &&
+	    (sel & PERFCTR_ARM64_EVENT_MASK) != ARM64_CPU_CYCLES)
+		return fail(EINVAL, err, err_size, "%s: the cycle counter "
+			    "counts only event 0x11 (CPU_CYCLES)", str);
 	event->kind = PERFCTR_EVENT_HARDWARE;
 	event->pmc_map = pmc_map;
-	event->evntsel = with_modes(event,
-				    evntsel & ~(EVNTSEL_EN | EVNTSEL_INT),
-				    modes);
+	event->evntsel = hw_with_modes(event, info, sel, modes);
+	if (check_modes(str, event->evntsel, info, err, err_size) < 0)
+		return -1;
 	snprintf(event->name, sizeof(event->name), "0x%llx%s%s",
 		 (unsigned long long)evntsel, where, modifier_name(modes));
 	return 0;
@@ -447,11 +582,14 @@ int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
 
 	memset(&parsed, 0, sizeof(parsed));
 	parsed.fixed = -1;
+	/* Any machine's name, so that the message can say it is not ours. */
 	def = find(common_events, ARRAY_SIZE(common_events), str, len);
 	if (!def)
 		def = find(intel_events, ARRAY_SIZE(intel_events), str, len);
 	if (!def)
 		def = find(amd_events, ARRAY_SIZE(amd_events), str, len);
+	if (!def)
+		def = find(arm64_events, ARRAY_SIZE(arm64_events), str, len);
 
 	if (def)
 		ret = parse_named(&parsed, str, def, mod, info, err, err_size);
@@ -469,9 +607,11 @@ int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
 
 /*
  * The hardware counters @control uses: general-purpose counter i is bit i
- * of *@gp, fixed counter j bit j of *@fixed.
+ * of *@gp, fixed counter j bit j of *@fixed; on arm64, event counter n is
+ * bit n of *@gp and the cycle counter bit 0 of *@fixed.
  */
 static void used_counters(const struct perfctr_cpu_control *cpu,
+			  const struct perfctr_info *info,
 			  __u32 *gp, __u32 *fixed)
 {
 	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
@@ -481,6 +621,13 @@ static void used_counters(const struct perfctr_cpu_control *cpu,
 	*fixed = 0;
 	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
 		map = cpu->pmc_map[i];
+		if (is_arm64(info)) {
+			if (map == PERFCTR_MAP_ARM64_CYCLES)
+				*fixed |= 1;
+			else if (map < PERFCTR_MAP_ARM64_CYCLES)
+				*gp |= 1u << map;
+			continue;
+		}
 		index = map & ~PERFCTR_MAP_X86_FIXED;
 		if (map & PERFCTR_MAP_SOFTWARE || index >= 32)
 			continue;
@@ -520,8 +667,9 @@ static __u64 max_period(__u32 width)
 
 /*
  * The counter for hardware event @event, into *@map and *@evntsel: the
- * one it asks for, its fixed counter if free, or the first free
- * general-purpose counter.
+ * one it asks for, its fixed counter if free (arm64: the cycle counter,
+ * whose selector is that of an event counter counting CPU_CYCLES), or the
+ * first free general-purpose counter.
  */
 static int choose_counter(const struct vperfctr_control *control,
 			  const struct perfctr_event_spec *event,
@@ -529,35 +677,47 @@ static int choose_counter(const struct vperfctr_control *control,
 			  __u64 *evntsel, char *err, size_t err_size)
 {
 	unsigned int i, nrctrs = info->nrctrs;
+	int arm64 = is_arm64(info);
 	__u32 used_gp, used_fixed;
 	int has_fixed;
 
-	used_counters(&control->cpu_control, &used_gp, &used_fixed);
+	used_counters(&control->cpu_control, info, &used_gp, &used_fixed);
 	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC) {
 		__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
-		int fixed = (event->pmc_map & PERFCTR_MAP_X86_FIXED) != 0;
+		int fixed = is_fixed_map(event->pmc_map, info);
 
 		if (check_counter(event->name, event->pmc_map, info, err,
 				  err_size) < 0)
 			return -1;
-		if ((fixed ? used_fixed : used_gp) & (1u << index))
+		if (arm64 && fixed && (used_fixed & 1))
+			return fail(EINVAL, err, err_size, "%s: the cycle "
+				    "counter is in use", event->name);
+		if (!(arm64 && fixed) &&
+		    ((fixed ? used_fixed : used_gp) & (1u << index)))
 			return fail(EINVAL, err, err_size, "%s: %s counter %u "
 				    "is in use", event->name,
-				    fixed ? "fixed" : "general-purpose", index);
+				    fixed ? "fixed" : gp_name(info), index);
 		*map = event->pmc_map;
 		*evntsel = event->evntsel;
 		return 0;
 	}
 	has_fixed = event->fixed >= 0 && event->fixed < 32 &&
 		    (__u32)event->fixed < info->nrfixed &&
-		    info->cpu_type == PERFCTR_X86_INTEL_ARCH;
+		    (info->cpu_type == PERFCTR_X86_INTEL_ARCH ||
+		     info->cpu_type == PERFCTR_ARM64_PMUV3);
 	if (has_fixed && !(used_fixed & (1u << event->fixed))) {
-		*map = PERFCTR_MAP_X86_FIXED | event->fixed;
-		*evntsel = event->evntsel & FIXED_BITS;
+		if (arm64) {
+			*map = PERFCTR_MAP_ARM64_CYCLES;
+			*evntsel = event->evntsel;
+		} else {
+			*map = PERFCTR_MAP_X86_FIXED | event->fixed;
+			*evntsel = event->evntsel & FIXED_BITS;
+		}
 		return 0;
 	}
-	if (nrctrs > PERFCTR_MAX_NRCTRS)
-		nrctrs = PERFCTR_MAX_NRCTRS;
+	/* On arm64 the index after the event counters is the cycle counter. */
+	if (nrctrs > (arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS))
+		nrctrs = arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS;
 	for (i = 0; i < nrctrs; i++) {
 		if (!(used_gp & (1u << i))) {
 			*map = i;
@@ -565,16 +725,20 @@ static int choose_counter(const struct vperfctr_control *control,
 			return 0;
 		}
 	}
+	if (nrctrs == 0 && has_fixed && arm64)
+		return fail(ENOSPC, err, err_size, "%s: the cycle counter is in "
+			    "use and this CPU has no event counters",
+			    event->name);
 	if (nrctrs == 0 && has_fixed)
 		return fail(ENOSPC, err, err_size, "%s: fixed counter %d is in "
 			    "use and this CPU has no general-purpose counters",
 			    event->name, event->fixed);
 	if (nrctrs == 0)
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "general-purpose counters (driver: %s)",
-			    event->name, perfctr_info_cpu_name(info));
-	return fail(ENOSPC, err, err_size, "%s: all %u general-purpose "
-		    "counters are in use", event->name, nrctrs);
+			    "%s counters (driver: %s)", event->name,
+			    gp_name(info), perfctr_info_cpu_name(info));
+	return fail(ENOSPC, err, err_size, "%s: all %u %s counters are in "
+		    "use", event->name, nrctrs, gp_name(info));
 }
 
 static int add_hardware(struct vperfctr_control *control,
@@ -595,7 +759,7 @@ static int add_hardware(struct vperfctr_control *control,
 	    choose_counter(control, event, info, &map, &evntsel, err,
 			   err_size) < 0)
 		return -1;
-	limit = max_period(map & PERFCTR_MAP_X86_FIXED ? info->fixed_width :
+	limit = max_period(is_fixed_map(map, info) ? info->fixed_width :
 			   info->ctr_width);
 	if (imode && (period == 0 || period > limit))
 		return fail(EINVAL, err, err_size, "%s: period %llu is not "
@@ -676,6 +840,8 @@ perfctr_event_list(const struct perfctr_info *info, unsigned int index)
 	struct event_table hw = hardware_table(info);
 	size_t i;
 
+	if (index == 0 && is_arm64(info))
+		return &arm64_tsc.desc;
 	if (index < ARRAY_SIZE(common_events))
 		return &common_events[index].desc;
 	index -= ARRAY_SIZE(common_events);

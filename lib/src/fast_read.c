@@ -8,7 +8,10 @@
  *	value = sum + ((now - start) mod 2^width)
  *
  * with "now" read from the hardware: with rdpmc, using the counter's map
- * as its index, when the page says the owner may (VPERFCTR_STATE_RDPMC).
+ * as its index (arm64: the register of counter map, PMEVCNTR<map>_EL0 or
+ * PMCCNTR_EL0), when the page says the owner may (VPERFCTR_STATE_RDPMC).
+ * The TSC is the time-stamp counter on x86, the generic timer's virtual
+ * count (CNTVCT_EL0) on arm64.
  * While the owner is suspended (or gone), value = sum.  Software counters
  * (PERFCTR_MAP_SOFTWARE) have no hardware: the kernel keeps their sum
  * current, so value = sum, except for task-clock, whose start is the TSC
@@ -125,7 +128,7 @@ static always_inline int live_delta(const struct vperfctr_state *state,
 	if (!(map & PERFCTR_MAP_SOFTWARE)) {
 		__u32 width = load(pmc->width);
 
-		/* Without the kernel's leave, rdpmc would fault. */
+		/* Without the kernel's leave, the read would fault. */
 		if (!clock->read_pmc ||
 		    !(load(state->flags) & VPERFCTR_STATE_RDPMC))
 			return -1;

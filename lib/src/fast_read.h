@@ -25,7 +25,10 @@ struct vperfctr_clock {
 	void *arg;
 };
 
-/* The clock of the CPU we run on: rdtsc and rdpmc on x86. */
+/*
+ * The clock of the CPU we run on: rdtsc and rdpmc on x86; on arm64 the
+ * generic timer's virtual count and the PMU's counter registers.
+ */
 extern const struct vperfctr_clock vperfctr_cpu_clock;
 
 /*

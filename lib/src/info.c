@@ -178,6 +178,10 @@ const char *perfctr_info_cpu_name(const struct perfctr_info *info)
 		return "Intel architectural perfmon";
 	case PERFCTR_X86_AMD:
 		return "AMD";
+	case PERFCTR_ARM64_GENERIC:
+		return "arm64 timer";
+	case PERFCTR_ARM64_PMUV3:
+		return "arm64 PMUv3";
 	}
 	return "unknown";
 }

@@ -46,4 +46,28 @@ static const struct perfctr_info tsc_only = {
 	.driver_version = "6.0",
 };
 
+/*
+ * Arm PMUv3 as QEMU's virt machine has it: 6 event counters of 32 bits
+ * and the 64-bit cycle counter.  The CPU clock is not known on arm64.
+ */
+static const struct perfctr_info arm64_pmuv3 = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_ARM64_PMUV3,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.nrctrs = 6,
+	.ctr_width = 32,
+	.nrfixed = 1,
+	.fixed_width = 64,
+	.driver_version = "6.0",
+};
+
+/* arm64 with no PMU perfctr may use: the generic timer only. */
+static const struct perfctr_info arm64_timer = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_ARM64_GENERIC,
+	.cpu_features = PERFCTR_FEATURE_RDTSC,
+	.driver_version = "6.0",
+};
+
 #endif /* LIBPERFCTR_TESTS_MACHINES_H */

@@ -2,7 +2,10 @@
 /*
  * Event names and counter assignment, on made-up machines: an Intel one
  * with 4 general-purpose and 3 fixed counters, an AMD one with 6
- * general-purpose counters, and one with the TSC only.
+ * general-purpose counters, one with the TSC only, an arm64 PMUv3 with 6
+ * event counters and the cycle counter, and an arm64 one with the generic
+ * timer only.  The events of each machine are chosen by its cpu_type, so
+ * the arm64 ones are tested here, on whatever machine runs the tests.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,10 +21,14 @@
 #define ANY	PERFCTR_EVENT_ANY_PMC
 #define FIXED	PERFCTR_MAP_X86_FIXED
 #define SW(ev)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##ev)
+#define CYCLES	PERFCTR_MAP_ARM64_CYCLES
+#define NO_EL1	((__u64)PERFCTR_ARM64_EXCLUDE_EL1)	/* user mode */
+#define NO_EL0	((__u64)PERFCTR_ARM64_EXCLUDE_EL0)	/* kernel mode */
 
 static struct perfctr_info intel_v1;	/* 2 counters of 40 bits, no fixed */
 static struct perfctr_info intel_fixed_only;	/* 0 counters, 3 fixed */
 static struct perfctr_info intel_no_pcint;
+static struct perfctr_info arm64_cycles_only;	/* the cycle counter alone */
 
 static void make_infos(void)
 {
@@ -34,6 +41,9 @@ static void make_infos(void)
 	intel_fixed_only.nrctrs = 0;
 	intel_no_pcint = intel;
 	intel_no_pcint.cpu_features &= ~PERFCTR_FEATURE_PCINT;
+	arm64_cycles_only = arm64_pmuv3;
+	arm64_cycles_only.nrctrs = 0;
+	arm64_cycles_only.ctr_width = 0;
 }
 
 struct want {
@@ -201,6 +211,57 @@ static const struct want intel_legacy[] = {
 	  0x200000 | USR, -1, 0 },
 };
 
+/*
+ * arm64: the PMUv3 common events, PMEVTYPER's layout; :u excludes EL1,
+ * :k EL0, and no modifier, both modes, excludes neither.
+ */
+static const struct want arm64_named[] = {
+	{ "cycles", "cycles", HW, ANY, 0x11, 0, 1 },
+	{ "cycles:u", "cycles:u", HW, ANY, NO_EL1 | 0x11, 0, 0 },
+	{ "cycles:k", "cycles:k", HW, ANY, NO_EL0 | 0x11, 0, 0 },
+	{ "cycles:uk", "cycles:uk", HW, ANY, 0x11, 0, 0 },
+	{ "cycles:ku", "cycles:uk", HW, ANY, 0x11, 0, 0 },
+	{ "instructions", "instructions", HW, ANY, 0x08, -1, 1 },
+	{ "instructions:u", "instructions:u", HW, ANY, NO_EL1 | 0x08, -1, 0 },
+	{ "branches", "branches", HW, ANY, 0x21, -1, 1 },
+	{ "branch-instructions", "branches", HW, ANY, 0x21, -1, 1 },
+	{ "branch-instructions:k", "branches:k", HW, ANY, NO_EL0 | 0x21,
+	  -1, 0 },
+	{ "branch-misses", "branch-misses", HW, ANY, 0x10, -1, 1 },
+	{ "branch-misses:u", "branch-misses:u", HW, ANY, NO_EL1 | 0x10, -1,
+	  0 },
+	{ "cache-references", "cache-references", HW, ANY, 0x04, -1, 1 },
+	{ "cache-references:uk", "cache-references:uk", HW, ANY, 0x04, -1,
+	  0 },
+	{ "cache-misses", "cache-misses", HW, ANY, 0x03, -1, 1 },
+	{ "cache-misses:k", "cache-misses:k", HW, ANY, NO_EL0 | 0x03, -1, 0 },
+};
+
+/* arm64 rNNNN: an event number, with exclude bits if it says so. */
+static const struct want arm64_raw[] = {
+	{ "r8", "r8", HW, ANY, 0x08, -1, 1 },
+	{ "r11", "r11", HW, ANY, 0x11, -1, 1 },
+	{ "rFFFF", "rffff", HW, ANY, 0xffff, -1, 1 },
+	{ "r1b:u", "r1b:u", HW, ANY, NO_EL1 | 0x1b, -1, 0 },
+	{ "r1b:k", "r1b:k", HW, ANY, NO_EL0 | 0x1b, -1, 0 },
+	{ "r1b:uk", "r1b:uk", HW, ANY, 0x1b, -1, 0 },
+	{ "r80000008", "r80000008", HW, ANY, NO_EL1 | 0x08, -1, 0 },
+	{ "r40000008", "r40000008", HW, ANY, NO_EL0 | 0x08, -1, 0 },
+	/* The modifier decides, as on x86. */
+	{ "r80000008:k", "r80000008:k", HW, ANY, NO_EL0 | 0x08, -1, 0 },
+};
+
+/* arm64 SEL[@PMC]: PMC 31 is the cycle counter. */
+static const struct want arm64_legacy[] = {
+	{ "0x8", "0x8", HW, ANY, 0x08, -1, 1 },
+	{ "0x80000008@2", "0x80000008@2", HW, 2, NO_EL1 | 0x08, -1, 0 },
+	{ "0x8@5:u", "0x8@5:u", HW, 5, NO_EL1 | 0x08, -1, 0 },
+	{ "0x11@31", "0x11@31", HW, CYCLES, 0x11, -1, 1 },
+	{ "17@0x1f:u", "0x11@31:u", HW, CYCLES, NO_EL1 | 0x11, -1, 0 },
+	{ "0x40000011@31", "0x40000011@31", HW, CYCLES, NO_EL0 | 0x11, -1,
+	  0 },
+};
+
 static void test_parse_every_event(void)
 {
 	size_t i;
@@ -209,6 +270,8 @@ static void test_parse_every_event(void)
 		parses(&intel, "Intel", &common[i]);
 		parses(&amd, "AMD", &common[i]);
 		parses(&tsc_only, "TSC only", &common[i]);
+		parses(&arm64_pmuv3, "arm64 PMUv3", &common[i]);
+		parses(&arm64_timer, "arm64 timer", &common[i]);
 	}
 	for (i = 0; i < sizeof(intel_named) / sizeof(intel_named[0]); i++)
 		parses(&intel, "Intel", &intel_named[i]);
@@ -220,6 +283,65 @@ static void test_parse_every_event(void)
 		parses(&amd, "AMD", &amd_raw[i]);
 	for (i = 0; i < sizeof(intel_legacy) / sizeof(intel_legacy[0]); i++)
 		parses(&intel, "Intel", &intel_legacy[i]);
+	for (i = 0; i < sizeof(arm64_named) / sizeof(arm64_named[0]); i++)
+		parses(&arm64_pmuv3, "arm64 PMUv3", &arm64_named[i]);
+	for (i = 0; i < sizeof(arm64_raw) / sizeof(arm64_raw[0]); i++)
+		parses(&arm64_pmuv3, "arm64 PMUv3", &arm64_raw[i]);
+	for (i = 0; i < sizeof(arm64_legacy) / sizeof(arm64_legacy[0]); i++)
+		parses(&arm64_pmuv3, "arm64 PMUv3", &arm64_legacy[i]);
+}
+
+static void test_parse_arm64_errors(void)
+{
+	static const char *const hardware[] = {
+		"cycles", "instructions", "branches", "branch-instructions",
+		"branch-misses", "cache-references", "cache-misses",
+		"cycles:u", "instructions:k", "r8", "r11:uk", "0x8", "0x11@31",
+	};
+	char msg[PERFCTR_EVENT_ERROR_SIZE];
+	size_t i;
+
+	for (i = 0; i < sizeof(hardware) / sizeof(hardware[0]); i++) {
+		snprintf(msg, sizeof(msg), "%s: this CPU has no hardware "
+			 "counters (driver: arm64 timer)", hardware[i]);
+		refuses(&arm64_timer, "arm64 timer", hardware[i], EOPNOTSUPP,
+			msg);
+	}
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "ref-cycles", EOPNOTSUPP,
+		"ref-cycles: not an event of this CPU (driver: arm64 PMUv3)");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "cycles:x", EINVAL,
+		"cycles:x: unknown modifier ':x': use :u, :k or :uk");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "r10008", EINVAL,
+		"r10008: selector bits 0x10000 are not allowed on this "
+		"counter");
+	/* x86's EN and INT are nothing on arm64, not the driver's. */
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "r4100c0", EINVAL,
+		"r4100c0: selector bits 0x410000 are not allowed on this "
+		"counter");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "rc0000008", EINVAL,
+		"rc0000008: both EL0 and EL1 are excluded: it would count "
+		"nothing");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "0xc0000011@31", EINVAL,
+		"0xc0000011@31: both EL0 and EL1 are excluded: it would count "
+		"nothing");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "0x8@31", EINVAL,
+		"0x8@31: the cycle counter counts only event 0x11 "
+		"(CPU_CYCLES)");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "0x8@6", EINVAL,
+		"0x8@6: this CPU has no event counter 6 (it has 6)");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "0x8@30", EINVAL,
+		"0x8@30: this CPU has no event counter 30 (it has 6)");
+	refuses(&arm64_pmuv3, "arm64 PMUv3", "0x11@0x40000000", EINVAL,
+		"0x11@0x40000000: this CPU has no event counter 1073741824 "
+		"(it has 6)");
+	refuses(&arm64_cycles_only, "arm64, cycle counter only", "branches",
+		EOPNOTSUPP, "branches: this CPU has no event counters "
+		"(driver: arm64 PMUv3)");
+	refuses(&arm64_cycles_only, "arm64, cycle counter only", "r11",
+		EOPNOTSUPP, "r11: this CPU has no event counters (driver: "
+		"arm64 PMUv3)");
+	refuses(&intel, "Intel", "0x11@31", EINVAL, "0x11@31: this CPU has "
+		"no general-purpose counter 31 (it has 4)");
 }
 
 static void test_parse_other_intels(void)
@@ -563,6 +685,93 @@ static void test_add_amd(void)
 		    "0xc0@1: general-purpose counter 1 is in use");
 }
 
+static void test_add_arm64(void)
+{
+	struct perfctr_event_spec ev;
+
+	/* cycles on the cycle counter, the rest from event counter 0 up. */
+	fresh();
+	adds(&arm64_pmuv3, "arm64", "cycles", 0, CYCLES, 0x11);
+	adds(&arm64_pmuv3, "arm64", "instructions:u", 1, 0, NO_EL1 | 0x08);
+	adds(&arm64_pmuv3, "arm64", "task-clock", 2, SW(TASK_CLOCK), 0);
+	/* The cycle counter is taken: an event counter counts CPU_CYCLES. */
+	adds(&arm64_pmuv3, "arm64", "cycles:u", 3, 1, NO_EL1 | 0x11);
+	adds(&arm64_pmuv3, "arm64", "branches:k", 4, 2, NO_EL0 | 0x21);
+	adds(&arm64_pmuv3, "arm64", "branch-misses", 5, 3, 0x10);
+	adds(&arm64_pmuv3, "arm64", "0x80000004@5", 6, 5, NO_EL1 | 0x04);
+	adds(&arm64_pmuv3, "arm64", "r3:uk", 7, 4, 0x03);
+	tap_ok(control.cpu_control.tsc_on == 0 &&
+	       control.cpu_control.nractrs == 8,
+	       "arm64: 6 event counters, the cycle counter, task-clock");
+
+	ev = event(&arm64_pmuv3, "cache-misses");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 0, 0, ENOSPC,
+		    "cache-misses: all 6 event counters are in use");
+	ev = event(&arm64_pmuv3, "cycles:k");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 0, 0, ENOSPC,
+		    "cycles:k: all 6 event counters are in use");
+	ev = event(&arm64_pmuv3, "0x11@31:u");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 0, 0, EINVAL,
+		    "0x11@31:u: the cycle counter is in use");
+	ev = event(&arm64_pmuv3, "0x8@1");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 0, 0, EINVAL,
+		    "0x8@1: event counter 1 is in use");
+	ev = event(&intel, "0x10000@0x40000001");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 0, 0, EINVAL,
+		    "0x10000@0x40000001: this CPU has no event counter "
+		    "1073741825 (it has 6)");
+
+	/* The cycle counter pinned first: cycles goes elsewhere. */
+	fresh();
+	adds(&arm64_pmuv3, "arm64", "0x80000011@31", 0, CYCLES,
+	     NO_EL1 | 0x11);
+	adds(&arm64_pmuv3, "arm64", "cycles", 1, 0, 0x11);
+	adds(&arm64_pmuv3, "arm64", "cache-references:u", 2, 1,
+	     NO_EL1 | 0x04);
+
+	/* The cycle counter alone. */
+	fresh();
+	adds(&arm64_cycles_only, "arm64, cycle counter only", "cycles:u", 0,
+	     CYCLES, NO_EL1 | 0x11);
+	ev = event(&arm64_cycles_only, "cycles");
+	add_refused(&arm64_cycles_only, "arm64, cycle counter only", &ev, 0,
+		    0, ENOSPC, "cycles: the cycle counter is in use and this "
+		    "CPU has no event counters");
+
+	/* A timer-only machine counts the timer and the software events. */
+	fresh();
+	adds(&arm64_timer, "arm64 timer", "faults:u", 0, SW(PAGE_FAULTS),
+	     PERFCTR_SW_USR);
+	ev = event(&arm64_pmuv3, "cycles:u");
+	add_refused(&arm64_timer, "arm64 timer", &ev, 0, 0, EOPNOTSUPP,
+		    "cycles:u: this CPU has no hardware counters (driver: "
+		    "arm64 timer)");
+}
+
+static void test_add_arm64_irq(void)
+{
+	const struct perfctr_cpu_control *cpu = &control.cpu_control;
+	struct perfctr_event_spec ev;
+	char err[PERFCTR_EVENT_ERROR_SIZE] = "";
+	int i, j;
+
+	fresh();
+	ev = event(&arm64_pmuv3, "cycles:u");
+	i = perfctr_event_add_irq(&control, &ev, &arm64_pmuv3, 1ull << 40,
+				  err, sizeof(err));
+	ev = event(&arm64_pmuv3, "instructions:u");
+	j = perfctr_event_add_irq(&control, &ev, &arm64_pmuv3, 1ull << 31,
+				  err, sizeof(err));
+	tap_ok(i == 0 && j == 1 && cpu->nrictrs == 2 &&
+	       cpu->pmc_map[0] == CYCLES && cpu->ireset[0] == -(1ll << 40) &&
+	       cpu->pmc_map[1] == 0 && cpu->ireset[1] == -(1ll << 31),
+	       "arm64 i-mode: the 64-bit cycle counter, a 32-bit event "
+	       "counter, half its range");
+	add_refused(&arm64_pmuv3, "arm64", &ev, 1, (1ull << 31) + 1, EINVAL,
+		    "instructions:u: period 2147483649 is not between 1 and "
+		    "2147483648");
+}
+
 static void test_add_tsc(void)
 {
 	struct perfctr_event_spec ev = event(&tsc_only, "tsc");
@@ -794,6 +1003,42 @@ static void test_list(void)
 	tap_ok(perfctr_event_list(&tsc_only, 1000) == NULL &&
 	       perfctr_event_list(&intel, ~0u) == NULL,
 	       "list: NULL far past the end");
+	d = perfctr_event_list(&intel, 10);
+	tap_ok(d && !strcmp(d->name, "branches") && d->alias &&
+	       !strcmp(d->alias, "branch-instructions"),
+	       "list: branches has the alias branch-instructions");
+}
+
+static void test_list_arm64(void)
+{
+	static const char *const arm64_names[] = {
+		"tsc", "task-clock", "context-switches", "cpu-migrations",
+		"page-faults", "minor-faults", "major-faults",
+		"cycles", "instructions", "branches", "branch-misses",
+		"cache-references", "cache-misses",
+	};
+	static const char *const cycles_only_names[] = {
+		"tsc", "task-clock", "context-switches", "cpu-migrations",
+		"page-faults", "minor-faults", "major-faults", "cycles",
+	};
+	const struct perfctr_event_desc *d;
+
+	lists(&arm64_pmuv3, "arm64 PMUv3", arm64_names, 13);
+	lists(&arm64_timer, "arm64 timer", arm64_names, 7);
+	lists(&arm64_cycles_only, "arm64, cycle counter only",
+	      cycles_only_names, 8);
+	d = perfctr_event_list(&arm64_timer, 0);
+	tap_ok(d && !strcmp(d->name, "tsc") && d->kind == PERFCTR_EVENT_TSC &&
+	       !strcmp(d->description, "generic timer ticks (CNTVCT_EL0)"),
+	       "list, arm64: tsc is the generic timer's count");
+	d = perfctr_event_list(&tsc_only, 0);
+	tap_ok(d && !strcmp(d->description, "time-stamp counter ticks"),
+	       "list, x86: tsc is the time-stamp counter");
+	d = perfctr_event_list(&arm64_pmuv3, 9);
+	tap_ok(d && !strcmp(d->name, "branches") && d->alias &&
+	       !strcmp(d->alias, "branch-instructions") &&
+	       !strcmp(d->description, "branches architecturally executed"),
+	       "list, arm64: branches, alias branch-instructions, BR_RETIRED");
 }
 
 int main(void)
@@ -806,13 +1051,17 @@ int main(void)
 	test_parse_raw_errors();
 	test_parse_legacy_errors();
 	test_parse_no_err_buffer();
+	test_parse_arm64_errors();
 	test_add_intel();
 	test_add_intel_fixed_busy();
 	test_add_amd();
+	test_add_arm64();
+	test_add_arm64_irq();
 	test_add_tsc();
 	test_add_tsc_only();
 	test_add_irq();
 	test_add_bad_control();
 	test_list();
+	test_list_arm64();
 	return tap_done();
 }

@@ -267,6 +267,29 @@ static void test_pmcs_wrap_at_width(void)
 	tap_is_u64(sum.pmc[0], 7 + 0x300, "48-bit wrap: delta modulo 2^48");
 }
 
+/*
+ * arm64's counters: a 32-bit event counter wraps at 2^32, and the cycle
+ * counter, map PERFCTR_MAP_ARM64_CYCLES, is 64 bits wide.
+ */
+static void test_pmcs_arm64(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+	      PERFCTR_CSTATUS_TSC_ON | 2, 100, 10, 200);
+	set_pmc(0, PERFCTR_MAP_ARM64_CYCLES, (1ull << 40) - 5, 1);
+	set_pmc(1, 2, 0xffffff00, 2);
+	page.cpu_state.pmc[1].width = 32;
+	fake.pmc[PERFCTR_MAP_ARM64_CYCLES] = (1ull << 40) + 5;
+	fake.pmc[2] = 0x80;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_is_int(ret, 0, "arm64: read succeeds");
+	tap_is_u64(sum.pmc[0], 1 + 10, "arm64: the cycle counter, 64 bits");
+	tap_is_u64(sum.pmc[1], 2 + 0x180,
+		   "arm64: a 32-bit event counter, delta modulo 2^32");
+}
+
 static void test_pmcs_suspended(void)
 {
 	struct perfctr_sum_ctrs sum;
@@ -581,6 +604,7 @@ int main(void)
 	test_pmcs_running();
 	test_pmcs_no_rdpmc();
 	test_pmcs_wrap_at_width();
+	test_pmcs_arm64();
 	test_pmcs_suspended();
 	test_scale_time();
 	test_sw_events_live();

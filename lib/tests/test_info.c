@@ -259,6 +259,18 @@ static const char skylake_text[] =
 	"nrfixed          3\n"
 	"fixed_width      48\n";
 
+/* arm64 does not know its CPU clock: cpu_khz 0, said as it is. */
+static const struct perfctr_info arm64_info = {
+	.abi_version = 0x60001,
+	.cpu_type = PERFCTR_ARM64_PMUV3,
+	.cpu_features = 7,
+	.nrctrs = 6,
+	.ctr_width = 32,
+	.nrfixed = 1,
+	.fixed_width = 64,
+	.driver_version = "6.0",
+};
+
 static void test_names(void)
 {
 	struct perfctr_info info = skylake_info;
@@ -272,6 +284,12 @@ static void test_names(void)
 	info.cpu_type = PERFCTR_X86_GENERIC;
 	tap_is_str(perfctr_info_cpu_name(&info), "x86 TSC",
 		   "cpu_name: TSC only");
+	info.cpu_type = PERFCTR_ARM64_PMUV3;
+	tap_is_str(perfctr_info_cpu_name(&info), "arm64 PMUv3",
+		   "cpu_name: arm64 PMUv3");
+	info.cpu_type = PERFCTR_ARM64_GENERIC;
+	tap_is_str(perfctr_info_cpu_name(&info), "arm64 timer",
+		   "cpu_name: arm64, timer only");
 	info.cpu_type = 42;
 	tap_is_str(perfctr_info_cpu_name(&info), "unknown",
 		   "cpu_name: a type this library does not know");
@@ -313,7 +331,27 @@ static void test_fprint(void)
 		   "driver_version");
 	free(text);
 
-	info.cpu_features = 0;
+	info = arm64_info;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	perfctr_info_fprint(f, &info);
+	fclose(f);
+	tap_is_str(text,
+		   "abi_version      0x60001\n"
+		   "driver_version   6.0\n"
+		   "cpu_type         4 (arm64 PMUv3)\n"
+		   "cpu_features     0x7 (rdpmc, rdtsc, pcint)\n"
+		   "cpu_khz          0\n"
+		   "tsc_to_cpu_mult  0\n"
+		   "nrctrs           6\n"
+		   "ctr_width        32\n"
+		   "nrfixed          1\n"
+		   "fixed_width      64\n",
+		   "fprint: arm64 PMUv3, CPU clock unknown");
+	free(text);
+
+	memset(&info, 0, sizeof(info));
+	info.abi_version = 0x60001;
 	text = NULL;
 	f = open_memstream(&text, &size);
 	perfctr_info_fprint(f, &info);

@@ -25,7 +25,7 @@
 
 #include "events.h"
 
-/* The OS bit of a hardware selector, and PERFCTR_SW_OS of a fault event. */
+/* The OS bit of an x86 selector, and PERFCTR_SW_OS of a fault event. */
 #define KERNEL_MODE	PERFCTR_SW_OS
 
 static const char *const software_defaults[] = {
@@ -247,22 +247,40 @@ unsigned int perfex_events_drop_hardware(struct perfex_event_list *list)
 	return dropped;
 }
 
+/*
+ * Does @spec count kernel mode?  An arm64 hardware selector says so by
+ * not excluding EL1; the others, x86 selectors and fault events, by
+ * their OS bit.
+ */
+static int counts_kernel_mode(const struct perfctr_event_spec *spec,
+			      const struct perfctr_info *info)
+{
+	if (spec->kind == PERFCTR_EVENT_TSC)
+		return 0;
+	if (spec->kind == PERFCTR_EVENT_HARDWARE &&
+	    (info->cpu_type == PERFCTR_ARM64_PMUV3 ||
+	     info->cpu_type == PERFCTR_ARM64_GENERIC))
+		return !(spec->evntsel & PERFCTR_ARM64_EXCLUDE_EL1);
+	return (spec->evntsel & KERNEL_MODE) != 0;
+}
+
 /**
  * perfex_kernel_mode_event - the event that asked for kernel mode
  * @list: the events, parsed
+ * @info: the machine they were parsed for
  *
  * Return: the name of the first event that counts kernel mode because
  * its modifier (or its raw selector) says so, or "an event".
  */
-const char *perfex_kernel_mode_event(const struct perfex_event_list *list)
+const char *perfex_kernel_mode_event(const struct perfex_event_list *list,
+				     const struct perfctr_info *info)
 {
 	const struct perfctr_event_spec *spec;
 	unsigned int i;
 
 	for (i = 0; i < list->nr; i++) {
 		spec = &list->event[i].spec;
-		if (spec->kind != PERFCTR_EVENT_TSC &&
-		    (spec->evntsel & KERNEL_MODE) && !spec->implicit_modes)
+		if (counts_kernel_mode(spec, info) && !spec->implicit_modes)
 			return spec->name;
 	}
 	return "an event";
@@ -290,14 +308,18 @@ unsigned long long perfex_event_value(const struct perfex_event *event,
 /**
  * perfex_assumed_machine - the machine perfex assumes when it cannot
  *                          read this one's description
- * @info: set to one with the TSC only, which every machine has, and
- *        which counts the software events
+ * @info: set to one with the TSC only (on arm64, the generic timer),
+ *        which every machine has, and which counts the software events
  */
 void perfex_assumed_machine(struct perfctr_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->abi_version = PERFCTR_ABI_VERSION;
+#if defined(__aarch64__)
+	info->cpu_type = PERFCTR_ARM64_GENERIC;
+#else
 	info->cpu_type = PERFCTR_X86_GENERIC;
+#endif
 	info->cpu_features = PERFCTR_FEATURE_RDTSC;
 }
 
@@ -326,7 +348,7 @@ static const char *kind_name(enum perfctr_event_kind kind)
  *	       times switched out
  *
  * then how to write a modifier, and on a machine with hardware counters
- * a raw event.
+ * a raw event: an x86 event selector, or an arm64 event number.
  */
 void perfex_list_events(FILE *out, const struct perfctr_info *info)
 {
@@ -345,7 +367,16 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 		hardware |= desc->kind == PERFCTR_EVENT_HARDWARE;
 	}
 	fprintf(out, "\n");
-	if (hardware)
+	if (hardware && info->cpu_type == PERFCTR_ARM64_PMUV3)
+		fprintf(out,
+			"  Hardware and fault events take a modifier: "
+			":u counts user mode,\n"
+			"  :k kernel mode, :uk both.  Raw hardware events: "
+			"rNNNN, a PMUv3 event\n"
+			"  number in hexadecimal, or SEL or SEL@PMC, with "
+			"PMC 31 the cycle\n"
+			"  counter.\n\n");
+	else if (hardware)
 		fprintf(out,
 			"  Hardware and fault events take a modifier: "
 			":u counts user mode,\n"

@@ -36,7 +36,8 @@ int perfex_build_control(struct perfex_event_list *list,
 			 char *error, size_t error_size, unsigned int *bad);
 void perfex_events_fall_back(struct perfex_event_list *list);
 unsigned int perfex_events_drop_hardware(struct perfex_event_list *list);
-const char *perfex_kernel_mode_event(const struct perfex_event_list *list);
+const char *perfex_kernel_mode_event(const struct perfex_event_list *list,
+				     const struct perfctr_info *info);
 enum perfex_count_kind perfex_event_kind(const struct perfex_event *event);
 unsigned long long perfex_event_value(const struct perfex_event *event,
 				      const struct perfctr_sum_ctrs *sum);

@@ -62,11 +62,12 @@ static const char help[] =
 	"cpu-migrations (migrations), page-faults (faults), minor-faults,\n"
 	"major-faults and tsc on every machine; with hardware counters,\n"
 	"cycles, instructions, branches, branch-misses, cache-references,\n"
-	"cache-misses, ref-cycles (Intel), raw selectors rNNNN (hexadecimal)\n"
-	"and perfctr 2.7's SEL[@PMC].  A hardware or fault event counts user\n"
-	"mode with :u, kernel mode with :k (this needs privilege), both with\n"
-	":uk; without a modifier it counts both, or user mode only (shown\n"
-	"as :u) if the kernel refuses kernel mode.  Without -e perfex counts\n"
+	"cache-misses, ref-cycles (Intel), raw selectors rNNNN (hexadecimal;\n"
+	"an event number on arm64) and perfctr 2.7's SEL[@PMC]; on arm64 tsc\n"
+	"is the generic timer.  A hardware or fault event counts user mode\n"
+	"with :u, kernel mode with :k (this needs privilege), both with :uk;\n"
+	"without a modifier it counts both, or user mode only (shown as :u)\n"
+	"if the kernel refuses kernel mode.  Without -e perfex counts\n"
 	"task-clock, context-switches, cpu-migrations, page-faults, then\n"
 	"cycles, instructions, branches and branch-misses as far as the\n"
 	"hardware counters go, and tsc.  The counts of COMMAND's other\n"
@@ -252,7 +253,8 @@ static void kernel_mode_refused(const struct session *s)
 
 	perfex_privilege_read(&privilege, PERFEX_PARANOID_PATH);
 	perfex_kernel_mode_hint(hint, sizeof(hint),
-				perfex_kernel_mode_event(&s->events),
+				perfex_kernel_mode_event(&s->events,
+							 &s->machine->info),
 				&privilege);
 	error("%s", hint);
 }

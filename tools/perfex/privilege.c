@@ -3,21 +3,32 @@
  * Why the kernel refused to count kernel mode: it allows it with
  * CAP_PERFMON (or CAP_SYS_ADMIN, which implies it) or with
  * kernel.perf_event_paranoid below 2, as perf_event_open() does.
- * perfex says which capability is missing, as libcap sees it, and the
+ * perfex says which capability is missing, as capget(2) tells, and the
  * value of the sysctl.
  */
 #include <stdio.h>
-#include <sys/capability.h>
+#include <linux/capability.h>
 
 #include "privilege.h"
 
-static enum perfex_cap effective(cap_t caps, cap_value_t cap)
-{
-	cap_flag_value_t value;
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38	/* Linux 5.8; older headers lack it */
+#endif
 
-	if (!caps || cap_get_flag(caps, cap, CAP_EFFECTIVE, &value) < 0)
+/*
+ * The C library has the system call's wrapper but no header declaring
+ * it (libcap's has, and libcap is not worth a dependency, nor a static
+ * library on every architecture, for one call).
+ */
+int capget(cap_user_header_t header, cap_user_data_t data);
+
+static enum perfex_cap effective(const struct __user_cap_data_struct *data,
+				 unsigned int cap)
+{
+	if (!data)
 		return PERFEX_CAP_UNKNOWN;
-	return value == CAP_SET ? PERFEX_CAP_PRESENT : PERFEX_CAP_MISSING;
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap) ?
+	       PERFEX_CAP_PRESENT : PERFEX_CAP_MISSING;
 }
 
 /**
@@ -28,13 +39,20 @@ static enum perfex_cap effective(cap_t caps, cap_value_t cap)
 void perfex_privilege_read(struct perfex_privilege *privilege,
 			   const char *paranoid_path)
 {
-	cap_t caps = cap_get_proc();
+	struct __user_cap_header_struct header = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
 	FILE *f;
 
-	privilege->perfmon = effective(caps, CAP_PERFMON);
-	privilege->sys_admin = effective(caps, CAP_SYS_ADMIN);
-	if (caps)
-		cap_free(caps);
+	if (capget(&header, caps) < 0) {
+		privilege->perfmon = effective(NULL, CAP_PERFMON);
+		privilege->sys_admin = effective(NULL, CAP_SYS_ADMIN);
+	} else {
+		privilege->perfmon = effective(caps, CAP_PERFMON);
+		privilege->sys_admin = effective(caps, CAP_SYS_ADMIN);
+	}
 
 	privilege->paranoid_known = 0;
 	f = fopen(paranoid_path, "re");

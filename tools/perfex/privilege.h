@@ -6,7 +6,7 @@
 
 #define PERFEX_PARANOID_PATH	"/proc/sys/kernel/perf_event_paranoid"
 
-/* Does this process have a capability?  As libcap tells. */
+/* Does this process have a capability?  As capget(2) tells. */
 enum perfex_cap {
 	PERFEX_CAP_UNKNOWN,
 	PERFEX_CAP_MISSING,

@@ -21,22 +21,30 @@
  *
  * Events:
  *
- *	tsc				the time-stamp counter
+ *	tsc				the time-stamp counter (arm64: the
+ *					generic timer's count, CNTVCT_EL0)
  *	task-clock			ns on a CPU			software
  *	context-switches, cs		times switched out		software
  *	cpu-migrations, migrations	times resumed on another CPU	software
  *	page-faults, faults		minor and major faults		software
  *	minor-faults, major-faults					software
- *	cycles, instructions, branches, branch-misses, cache-references,
- *	cache-misses, ref-cycles (Intel only)				hardware
+ *	cycles, instructions, branches (branch-instructions),
+ *	branch-misses, cache-references, cache-misses,
+ *	ref-cycles (Intel only)						hardware
  *	rNNNN		raw: event selector NNNN, hexadecimal		hardware
  *	SEL[@PMC]	perfctr 2.7's form: selector SEL on counter PMC	hardware
  *
- * The named hardware events are Intel's architectural events and AMD's
- * core events.  On Intel, instructions, cycles and ref-cycles count on
- * fixed counters 0, 1 and 2 when the machine has them and they are free,
- * on general-purpose counters otherwise.  On AMD, cache-references and
- * cache-misses are the L2 events of family 17h and later.
+ * The named hardware events are Intel's architectural events, AMD's core
+ * events and the Arm PMUv3 common events, chosen by the machine's
+ * cpu_type.  On Intel, instructions, cycles and ref-cycles count on fixed
+ * counters 0, 1 and 2 when the machine has them and they are free, on
+ * general-purpose counters otherwise.  On AMD, cache-references and
+ * cache-misses are the L2 events of family 17h and later.  On arm64
+ * (PERFCTR_ARM64_PMUV3) they are CPU_CYCLES (0x11), INST_RETIRED (0x08),
+ * BR_RETIRED (0x21), BR_MIS_PRED (0x10), L1D_CACHE (0x04) and
+ * L1D_CACHE_REFILL (0x03); cycles count on the cycle counter
+ * (PERFCTR_MAP_ARM64_CYCLES) when it is free, on an event counter
+ * otherwise, and the event counters are the general-purpose ones.
  *
  * A raw selector is the event selector register less EN (bit 22) and INT
  * (bit 20), which the driver sets; they are refused.  SEL and PMC of the
@@ -45,18 +53,26 @@
  * index or, for Intel fixed counter j, 0x40000000 + j
  * (PERFCTR_MAP_X86_FIXED | j), whose selector may only have bits 16, 17
  * and 21.  Without @PMC the event takes any free general-purpose counter.
+ * On arm64 a raw selector and SEL are laid out as PMEVTYPER<n>_EL0: the
+ * event number in bits 0..15, and PERFCTR_ARM64_EXCLUDE_EL1 (bit 31) and
+ * PERFCTR_ARM64_EXCLUDE_EL0 (bit 30), not both; nothing else.  PMC is an
+ * event counter's index, or 31 for the cycle counter, whose event must be
+ * 0x11.
  *
  * Modifiers: ":u" counts user mode, ":k" kernel mode, ":uk" both (the
- * USR and OS bits 16 and 17 of a hardware selector, PERFCTR_SW_USR and
- * PERFCTR_SW_OS of a fault event).  Counting kernel mode needs privilege:
- * without it vperfctr_control() fails with EACCES.  Without a modifier a
- * hardware or fault event counts both modes, except a raw or 2.7 selector
- * that has bit 16 or 17 set itself, and the spec says implicit_modes so
- * that a tool can retry in user mode.  The other events take none.
+ * USR and OS bits 16 and 17 of an x86 hardware selector; on arm64 ":u"
+ * sets PERFCTR_ARM64_EXCLUDE_EL1, ":k" PERFCTR_ARM64_EXCLUDE_EL0, ":uk"
+ * neither; PERFCTR_SW_USR and PERFCTR_SW_OS of a fault event).  Counting
+ * kernel mode needs privilege: without it vperfctr_control() fails with
+ * EACCES.  Without a modifier a hardware or fault event counts both
+ * modes, except a raw or 2.7 selector that has bit 16 or 17 (arm64: an
+ * exclude bit) set itself, and the spec says implicit_modes so that a
+ * tool can retry in user mode.  The other events take none.
  *
  * Errors: -1 with errno, and in @err (if not NULL) one line that names
  * the event as written, e.g. "bogus: unknown event" (EINVAL) or
- * "cycles: this CPU has no hardware counters (driver: x86 TSC)"
+ * "cycles: this CPU has no hardware counters (driver: x86 TSC)" or
+ * "(driver: arm64 timer)"
  * (EOPNOTSUPP).  EINVAL: the text is no event, or an event this machine's
  * counters cannot be set up for (a selector bit they lack, a counter they
  * do not have, a counter already taken, an a-mode counter after an i-mode
@@ -107,7 +123,10 @@ struct perfctr_event_spec {
 	 * PERFCTR_SW_USR/OS modes.  TSC: 0.
 	 */
 	__u64 evntsel;
-	/* The Intel fixed counter to prefer to a general-purpose one, or -1. */
+	/*
+	 * The fixed counter to prefer to a general-purpose one (Intel fixed
+	 * counter j; arm64: 0, the cycle counter), or -1.
+	 */
 	int fixed;
 	/* No modifier made it count user and kernel mode: may retry :u. */
 	int implicit_modes;

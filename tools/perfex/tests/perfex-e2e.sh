@@ -62,6 +62,16 @@ tmp=$(mktemp -d)
 # the TSC only, as under QEMU without a virtual PMU.
 hw=$(($(cat /sys/kernel/perfctr/nrctrs 2>/dev/null || echo 0) + $(cat /sys/kernel/perfctr/nrfixed 2>/dev/null || echo 0)))
 
+# The driver as libperfctr's messages name it, by cpu_type: "x86 TSC" or,
+# on arm64, "arm64 timer" for the counterless ones.
+case $(cat /sys/kernel/perfctr/cpu_type 2>/dev/null) in
+1) driver="Intel architectural perfmon" ;;
+2) driver="AMD" ;;
+3) driver="arm64 timer" ;;
+4) driver="arm64 PMUv3" ;;
+*) driver="x86 TSC" ;;
+esac
+
 # usage_error NAME EXPECTED ARGS...: perfex ARGS fails with exit 2, the
 # one line EXPECTED and the hint, and nothing on standard output.
 usage_error() {
@@ -85,8 +95,8 @@ usage_error "unknown option" "perfex: unrecognized option '--frobnicate'" --frob
 usage_error "-e bogus" "perfex: bogus: unknown event" -e bogus true
 usage_error "-e task-clock:u" "perfex: task-clock:u: task-clock takes no modifier (only hardware and fault events do)" -e task-clock:u true
 if [ "$hw" -eq 0 ]; then
-	usage_error "-e cycles, TSC only" "perfex: cycles: this CPU has no hardware counters (driver: x86 TSC)" -e tsc,cycles true
-	usage_error "-e r1c2, TSC only" "perfex: r1c2: this CPU has no hardware counters (driver: x86 TSC)" -e r1c2 true
+	usage_error "-e cycles, TSC only" "perfex: cycles: this CPU has no hardware counters (driver: $driver)" -e tsc,cycles true
+	usage_error "-e r1c2, TSC only" "perfex: r1c2: this CPU has no hardware counters (driver: $driver)" -e r1c2 true
 else
 	skip_test "-e cycles, TSC only: this CPU's message" "this machine has $hw hardware counters"
 	skip_test "-e r1c2, TSC only: this CPU's message" "this machine has $hw hardware counters"
@@ -224,7 +234,7 @@ else
 	perfex -e instructions:u,cycles:u spin 0.1 > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	[ $rc -eq 2 ] &&
-		grep -qx "perfex: instructions:u: this CPU has no hardware counters (driver: x86 TSC)" "$tmp/err"
+		grep -qx "perfex: instructions:u: this CPU has no hardware counters (driver: $driver)" "$tmp/err"
 	ok $? "-e instructions:u,cycles:u on a TSC-only machine: refused, naming the event (exit $rc)"
 fi
 

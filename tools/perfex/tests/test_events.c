@@ -22,6 +22,18 @@
 #define OS		0x20000ull	/* PERFCTR_SW_OS, bit 17 */
 #define BOTH		(USR | OS)
 #define TSC_INDEX	PERFCTR_EVENT_TSC_INDEX
+#define CYCLES		PERFCTR_MAP_ARM64_CYCLES
+#define NO_EL1		((__u64)PERFCTR_ARM64_EXCLUDE_EL1)
+#define NO_EL0		((__u64)PERFCTR_ARM64_EXCLUDE_EL0)
+
+/* The machine perfex assumes is that of the architecture it runs on. */
+#if defined(__aarch64__)
+#define ASSUMED_TYPE	PERFCTR_ARM64_GENERIC
+#define ASSUMED_NAME	"arm64 timer"
+#else
+#define ASSUMED_TYPE	PERFCTR_X86_GENERIC
+#define ASSUMED_NAME	"x86 TSC"
+#endif
 
 static struct perfex_event_list list;
 static struct vperfctr_control control, fallback;
@@ -145,13 +157,27 @@ static void test_defaults(void)
 	info.nrctrs = 0;
 	defaults_are(&info, "AMD driver, no counters: today's",
 		     SOFTWARE " tsc");
+	defaults_are(&arm64_pmuv3, "arm64 PMUv3, 6+1 counters: perf stat's",
+		     SOFTWARE " cycles instructions branches branch-misses "
+		     "tsc");
+	defaults_are(&arm64_timer, "arm64 timer only: today's",
+		     SOFTWARE " tsc");
+	info = arm64_pmuv3;
+	info.nrctrs = 0;
+	defaults_are(&info, "arm64, the cycle counter only: cycles",
+		     SOFTWARE " cycles tsc");
+	info = arm64_pmuv3;
+	info.nrctrs = 2;
+	defaults_are(&info, "arm64, 2 event counters: cycles on the cycle "
+		     "counter and two more", SOFTWARE " cycles instructions "
+		     "branches tsc");
 	perfex_assumed_machine(&info);
 	defaults_are(&info, "the machine assumed when not known: today's",
 		     SOFTWARE " tsc");
-	tap_ok(info.cpu_type == PERFCTR_X86_GENERIC && info.nrctrs == 0 &&
+	tap_ok(info.cpu_type == ASSUMED_TYPE && info.nrctrs == 0 &&
 	       info.nrfixed == 0 &&
-	       !strcmp(perfctr_info_cpu_name(&info), "x86 TSC"),
-	       "the machine assumed: TSC only");
+	       !strcmp(perfctr_info_cpu_name(&info), ASSUMED_NAME),
+	       "the machine assumed: TSC only (%s)", ASSUMED_NAME);
 }
 
 static int same_maps(void)
@@ -201,7 +227,7 @@ static void test_defaults_control(void)
 	       "values, the TSC's last");
 	tap_is_str(joined(1), SOFTWARE " cycles instructions branches "
 		   "branch-misses tsc", "Intel defaults: named");
-	tap_is_str(perfex_kernel_mode_event(&list), "an event",
+	tap_is_str(perfex_kernel_mode_event(&list, &intel), "an event",
 		   "Intel defaults: none asks for kernel mode itself");
 
 	perfex_events_fall_back(&list);
@@ -241,6 +267,72 @@ static void test_defaults_control(void)
 	       "fallback");
 }
 
+static void test_arm64_control(void)
+{
+	const struct perfctr_cpu_control *c = &control.cpu_control;
+	const struct perfctr_cpu_control *f = &fallback.cpu_control;
+	unsigned int bad = 99;
+
+	perfex_default_events(&list, &arm64_pmuv3);
+	tap_is_int(perfex_build_control(&list, &arm64_pmuv3, &control,
+					&fallback, error, sizeof(error), &bad),
+		   1, "arm64 defaults: built, with a fallback");
+	tap_ok(c->tsc_on == 1 && c->nractrs == 8 && c->nrictrs == 0 &&
+	       c->pmc_map[3] == SW(PAGE_FAULTS) && c->evntsel[3] == BOTH &&
+	       c->pmc_map[4] == CYCLES && c->evntsel[4] == 0x11 &&
+	       c->pmc_map[5] == 0 && c->evntsel[5] == 0x08 &&
+	       c->pmc_map[6] == 1 && c->evntsel[6] == 0x21 &&
+	       c->pmc_map[7] == 2 && c->evntsel[7] == 0x10,
+	       "arm64 defaults: cycles on the cycle counter, instructions, "
+	       "branches and branch-misses on event counters 0 to 2, both "
+	       "modes; the TSC");
+	tap_ok(same_maps() && f->evntsel[3] == USR &&
+	       f->evntsel[4] == (NO_EL1 | 0x11) &&
+	       f->evntsel[5] == (NO_EL1 | 0x08) &&
+	       f->evntsel[6] == (NO_EL1 | 0x21) &&
+	       f->evntsel[7] == (NO_EL1 | 0x10),
+	       "arm64 defaults: the fallback, the same counters excluding "
+	       "EL1");
+	tap_is_str(perfex_kernel_mode_event(&list, &arm64_pmuv3), "an event",
+		   "arm64 defaults: none asks for kernel mode itself");
+	perfex_events_fall_back(&list);
+	tap_is_str(joined(1), "task-clock context-switches cpu-migrations "
+		   "page-faults:u cycles:u instructions:u branches:u "
+		   "branch-misses:u tsc",
+		   "arm64 fall back: the events without a modifier are :u");
+
+	tap_is_int(build("0x80000011@31,cycles:k,r8,branch-instructions:u,"
+			 "faults", &arm64_pmuv3, NULL), 1,
+		   "arm64 mixed: built");
+	tap_ok(c->nractrs == 5 &&
+	       c->pmc_map[0] == CYCLES && c->evntsel[0] == (NO_EL1 | 0x11) &&
+	       c->pmc_map[1] == 0 && c->evntsel[1] == (NO_EL0 | 0x11) &&
+	       c->pmc_map[2] == 1 && c->evntsel[2] == 0x08 &&
+	       c->pmc_map[3] == 2 && c->evntsel[3] == (NO_EL1 | 0x21) &&
+	       c->pmc_map[4] == SW(PAGE_FAULTS) && c->evntsel[4] == BOTH,
+	       "arm64 mixed: cycles:k on an event counter, the cycle counter "
+	       "being taken");
+	tap_ok(same_maps() && f->evntsel[0] == (NO_EL1 | 0x11) &&
+	       f->evntsel[1] == (NO_EL0 | 0x11) &&
+	       f->evntsel[2] == (NO_EL1 | 0x08) &&
+	       f->evntsel[3] == (NO_EL1 | 0x21) && f->evntsel[4] == USR,
+	       "arm64 mixed: the fallback changes only r8 and faults");
+	tap_is_str(perfex_kernel_mode_event(&list, &arm64_pmuv3), "cycles:k",
+		   "arm64 mixed: cycles:k asks for kernel mode");
+	tap_is_str(joined(1), "0x80000011@31 cycles:k r8 branches:u "
+		   "page-faults", "arm64 mixed: libperfctr's names");
+
+	tap_is_int(build("r40000008,cycles:u", &arm64_pmuv3, NULL), 0,
+		   "arm64, raw selector excluding EL0: built, no fallback");
+	tap_is_str(perfex_kernel_mode_event(&list, &arm64_pmuv3), "r40000008",
+		   "arm64, raw selector excluding EL0: it asks for kernel "
+		   "mode");
+	tap_is_int(build("cycles:uk", &arm64_pmuv3, NULL), 0,
+		   "arm64, cycles:uk: built");
+	tap_is_str(perfex_kernel_mode_event(&list, &arm64_pmuv3), "cycles:uk",
+		   "arm64, cycles:uk: it asks for kernel mode");
+}
+
 static void test_mixed_control(void)
 {
 	const struct perfctr_cpu_control *c = &control.cpu_control;
@@ -268,7 +360,7 @@ static void test_mixed_control(void)
 	tap_is_str(joined(1), "context-switches cycles:u tsc r1c2 0xc0@3:k "
 		   "page-faults ref-cycles:uk",
 		   "mixed: libperfctr's names, aliases resolved");
-	tap_is_str(perfex_kernel_mode_event(&list), "0xc0@3:k",
+	tap_is_str(perfex_kernel_mode_event(&list, &intel), "0xc0@3:k",
 		   "mixed: 0xc0@3:k asks for kernel mode");
 	perfex_events_fall_back(&list);
 	tap_is_str(joined(1), "context-switches cycles:u tsc r1c2:u 0xc0@3:k "
@@ -280,7 +372,7 @@ static void test_mixed_control(void)
 	tap_ok(c->evntsel[0] == (OS | 0x3c) && f->evntsel[0] == (OS | 0x3c) &&
 	       c->evntsel[1] == BOTH && f->evntsel[1] == USR,
 	       "raw selector with OS: no fallback for it");
-	tap_is_str(perfex_kernel_mode_event(&list), "r2003c",
+	tap_is_str(perfex_kernel_mode_event(&list, &intel), "r2003c",
 		   "raw selector with OS: it asks for kernel mode");
 
 	tap_is_int(build("page-faults:k,faults:u,tsc", &tsc_only, NULL), 0,
@@ -289,7 +381,7 @@ static void test_mixed_control(void)
 	       c->evntsel[0] == OS && c->evntsel[1] == USR &&
 	       !memcmp(&control, &fallback, sizeof(control)),
 	       "explicit modifiers: as given, the fallback the same");
-	tap_is_str(perfex_kernel_mode_event(&list), "page-faults:k",
+	tap_is_str(perfex_kernel_mode_event(&list, &tsc_only), "page-faults:k",
 		   "explicit modifiers: page-faults:k asks for kernel mode");
 
 	tap_ok(build("cs", &tsc_only, NULL) == 0 && c->tsc_on == 0 &&
@@ -358,6 +450,20 @@ static void test_errors(void)
 	refused("r4100c0", &intel, "Intel", EINVAL, 0,
 		"r4100c0: bit 22 (EN) is set by the driver, not in the "
 		"selector");
+	refused("tsc,cycles", &arm64_timer, "arm64 timer", EOPNOTSUPP, 1,
+		"cycles: this CPU has no hardware counters (driver: arm64 "
+		"timer)");
+	refused("r8:u", &arm64_timer, "arm64 timer", EOPNOTSUPP, 0,
+		"r8:u: this CPU has no hardware counters (driver: arm64 "
+		"timer)");
+	refused("r1,r2,r3,r4,r5,r6,cycles,branches", &arm64_pmuv3,
+		"arm64 PMUv3", ENOSPC, 7,
+		"branches: all 6 event counters are in use");
+	refused("r1,r2,r3,r4,r5,r6,cycles,cycles:u", &arm64_pmuv3,
+		"arm64 PMUv3", ENOSPC, 7,
+		"cycles:u: all 6 event counters are in use");
+	refused("ref-cycles", &arm64_pmuv3, "arm64 PMUv3", EOPNOTSUPP, 0,
+		"ref-cycles: not an event of this CPU (driver: arm64 PMUv3)");
 }
 
 /* The names metrics.c pairs events by are those libperfctr gives. */
@@ -486,6 +592,28 @@ static void test_list(void)
 		      "hexadecimal, or perfctr 2.7's SEL or SEL@PMC.\n\n"),
 	       "-l, Intel: 14 events, the hardware ones, raw events said");
 	free(text);
+	text = listing(&arm64_pmuv3);
+	tap_ok(events_listed(text) == 13 && !strstr(text, "ref-cycles") &&
+	       strstr(text, "\n  tsc                                        "
+		      "        [Time-stamp counter]\n"
+		      "       generic timer ticks (CNTVCT_EL0)\n") &&
+	       strstr(text, "\n  branches OR branch-instructions            "
+		      "        [Hardware event]\n"
+		      "       branches architecturally executed\n") &&
+	       strstr(text, "\n  Hardware and fault events take a modifier: "
+		      ":u counts user mode,\n  :k kernel mode, :uk both.  "
+		      "Raw hardware events: rNNNN, a PMUv3 event\n  number in "
+		      "hexadecimal, or SEL or SEL@PMC, with PMC 31 the cycle\n"
+		      "  counter.\n\n"),
+	       "-l, arm64 PMUv3: 13 events, the timer, the PMUv3 events, "
+	       "raw events said");
+	free(text);
+	text = listing(&arm64_timer);
+	tap_ok(events_listed(text) == 7 &&
+	       strstr(text, "       generic timer ticks (CNTVCT_EL0)\n") &&
+	       strstr(text, "\n  Fault events take a modifier: "),
+	       "-l, arm64 timer: the 7 events of every machine");
+	free(text);
 	text = listing(&amd);
 	tap_ok(events_listed(text) == 13 && !strstr(text, "ref-cycles") &&
 	       strstr(text, "\n  cache-misses                               "
@@ -500,6 +628,7 @@ int main(void)
 	test_defaults();
 	test_defaults_control();
 	test_mixed_control();
+	test_arm64_control();
 	test_values();
 	test_errors();
 	test_metric_names();

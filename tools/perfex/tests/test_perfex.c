@@ -90,6 +90,26 @@ static const struct perfctr_info intel = {
 	.driver_version = "6.0",
 };
 
+/* QEMU's virt machine: 6 event counters, the cycle counter, no cpu_khz. */
+static const struct perfctr_info arm64 = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_ARM64_PMUV3,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT,
+	.nrctrs = 6,
+	.ctr_width = 32,
+	.nrfixed = 1,
+	.fixed_width = 64,
+	.driver_version = "6.0",
+};
+
+static const struct perfctr_info arm64_timer = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_ARM64_GENERIC,
+	.cpu_features = PERFCTR_FEATURE_RDTSC,
+	.driver_version = "6.0",
+};
+
 static const struct perfctr_info *next_info;	/* NULL: TSC only */
 static int next_info_errno;	/* the next run cannot read its info */
 static int next_hw_busy, next_live;
@@ -153,15 +173,23 @@ static long fake_open(int creat)
 	return dup(own_state);
 }
 
-/* Does @control count anything in kernel mode?  Bit 17 of any kind. */
+/*
+ * Does @control count anything in kernel mode?  Bit 17 of any kind, but
+ * on arm64 a hardware counter that does not exclude EL1.
+ */
 static int counts_kernel_mode(const struct vperfctr_control *control)
 {
 	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	int arm64 = fake_kernel->info.cpu_type == PERFCTR_ARM64_PMUV3;
 	unsigned int i;
 
 	for (i = 0; i < cpu->nractrs + cpu->nrictrs; i++) {
-		if (cpu->evntsel[i] & PERFCTR_SW_OS)
+		if (arm64 && !(cpu->pmc_map[i] & PERFCTR_MAP_SOFTWARE)) {
+			if (!(cpu->evntsel[i] & PERFCTR_ARM64_EXCLUDE_EL1))
+				return 1;
+		} else if (cpu->evntsel[i] & PERFCTR_SW_OS) {
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -1142,6 +1170,123 @@ static unsigned int listed(char names[][64], unsigned int max)
 	return n;
 }
 
+/*
+ * arm64: perf stat's defaults on the PMUv3 counters, their figures from
+ * the counts alone (the CPU clock, cpu_khz, is not known there), the
+ * user-mode fallback excluding EL1, and a machine with the timer only.
+ */
+static void test_arm64(void)
+{
+	const struct perfctr_cpu_control *cpu =
+		&fake_kernel->control.cpu_control;
+	char names[32][64];
+	unsigned int i, n, accepted = 0;
+	int status;
+
+	next_info = &arm64;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_is_int(status, 0, "arm64: exit 0");
+	tap_ok(fake_kernel->controls == 1 && cpu->nractrs == 8 &&
+	       cpu->pmc_map[4] == PERFCTR_MAP_ARM64_CYCLES &&
+	       cpu->evntsel[4] == 0x11 &&
+	       cpu->pmc_map[5] == 0 && cpu->evntsel[5] == 0x08 &&
+	       cpu->pmc_map[6] == 1 && cpu->evntsel[6] == 0x21 &&
+	       cpu->pmc_map[7] == 2 && cpu->evntsel[7] == 0x10 &&
+	       cpu->tsc_on,
+	       "arm64: the defaults' control, cycles on the cycle counter");
+	tap_ok(strstr(slurp(out_path),
+		      "     4,000,000,000      cycles                 #"
+		      "    3.240 GHz\n"
+		      "     6,000,000,000      instructions           #"
+		      "    1.50  insn per cycle\n"
+		      "     1,000,000,000      branches               #"
+		      "  810.000 M/sec\n"
+		      "        10,000,000      branch-misses          #"
+		      "    1.00% of all branches\n"
+		      "     2,998,123,456      tsc\n\n") != NULL &&
+	       !strstr(slurp(out_path), "inf") &&
+	       !strstr(slurp(out_path), "nan"),
+	       "arm64: perf stat's figures, GHz from task-clock, not from "
+	       "cpu_khz (0)");
+
+	next_info = &arm64;
+	status = perfex_on(UNPRIVILEGED, ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 &&
+	       cpu->evntsel[3] == PERFCTR_SW_USR &&
+	       cpu->evntsel[4] == (PERFCTR_ARM64_EXCLUDE_EL1 | 0x11) &&
+	       cpu->evntsel[7] == (PERFCTR_ARM64_EXCLUDE_EL1 | 0x10),
+	       "arm64, unprivileged: EACCES, then EL1 excluded");
+	tap_ok(strstr(slurp(out_path), "\n     6,000,000,000      "
+		      "instructions:u         #    1.50  insn per cycle\n") &&
+	       !strcmp(slurp(err_path), ""),
+	       "arm64, unprivileged: named :u, the figures paired, no "
+	       "complaint");
+
+	next_info = &arm64;
+	status = perfex_on(UNPRIVILEGED, ARGV("-e", "cs,instructions:k",
+					      "true"));
+	tap_ok(status == 1 && fake_kernel->controls == 1 &&
+	       starts_with(slurp(err_path), "perfex: cannot start 'true': "
+			   "vperfctr_control: Permission denied\n"
+			   "perfex: instructions:k: kernel-mode counting needs "
+			   "CAP_PERFMON ("),
+	       "arm64, unprivileged, -e instructions:k: the hint names it");
+
+	next_info = &arm64;
+	status = perfex(ARGV("-e", "r1,r2,r3,r4,r5,r6,cycles,cache-misses",
+			     "true"));
+	tap_ok(status == 2 && !strcmp(slurp(err_path), "perfex: cache-misses: "
+				      "all 6 event counters are in use\n"
+				      "Try 'perfex --help' for more "
+				      "information.\n") &&
+	       fake_kernel->calls == 0,
+	       "arm64, more than the counters hold: a usage error");
+
+	next_info = &arm64_timer;
+	status = perfex(ARGV("-e", "tsc,cycles:u", "true"));
+	tap_ok(status == 2 && !strcmp(slurp(err_path), "perfex: cycles:u: this "
+				      "CPU has no hardware counters (driver: "
+				      "arm64 timer)\n"
+				      "Try 'perfex --help' for more "
+				      "information.\n") &&
+	       fake_kernel->calls == 0,
+	       "arm64 timer, -e cycles:u: refused, naming the driver");
+
+	next_info = &arm64_timer;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && cpu->nractrs == 4 && cpu->tsc_on &&
+	       !strstr(slurp(out_path), "cycles"),
+	       "arm64 timer: the software events and the timer");
+
+	next_info = &arm64;
+	status = perfex(ARGV("-i"));
+	tap_ok(status == 0 && strstr(slurp(std_path),
+		"cpu_type         4 (arm64 PMUv3)\n"
+		"cpu_features     0x7 (rdpmc, rdtsc, pcint)\n"
+		"cpu_khz          0\n"
+		"tsc_to_cpu_mult  0\n"
+		"nrctrs           6\n"
+		"ctr_width        32\n"
+		"nrfixed          1\n"
+		"fixed_width      64\n"),
+	       "arm64, -i: the PMUv3 counters, the CPU clock 0 as it is");
+
+	next_info = &arm64;
+	status = perfex(ARGV("-l"));
+	n = listed(names, 32);
+	tap_ok(status == 0 && n == 13 && strstr(slurp(std_path),
+		"\n  cache-misses                                       "
+		"[Hardware event]\n       L1 data cache refills\n"),
+	       "-l, arm64: thirteen events, the PMUv3 ones");
+	for (i = 0; i < n && i < 32; i++) {
+		next_info = &arm64;
+		accepted += perfex(ARGV("-e", names[i], "-o", "/dev/null",
+					"true")) == 0;
+	}
+	tap_ok(accepted == n, "-l, arm64: every event listed is one -e takes "
+	       "(%u of %u)", accepted, n);
+}
+
 static void test_info_list(void)
 {
 	struct perfctr_info old_abi = tsc_only;
@@ -1279,6 +1424,7 @@ int main(void)
 	test_repeat();
 	test_interval();
 	test_interval_hardware();
+	test_arm64();
 	test_attach();
 	test_info_list();
 

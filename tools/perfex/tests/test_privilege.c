@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What perfex says when kernel mode is refused: the capabilities, as
- * libcap tells them, and the sysctl, read from a made-up file.
+ * capget(2) tells them, and the sysctl, read from a made-up file.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +34,29 @@ static void drop(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	unlink(path);
+}
+
+/* The effective capabilities, as /proc/self/status has them. */
+static unsigned long long cap_eff_mask;
+static int cap_eff_known;
+
+static void read_cap_eff(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &cap_eff_mask) == 1)
+			cap_eff_known = 1;
+	fclose(f);
+}
+
+static enum perfex_cap cap_eff(unsigned int cap)
+{
+	return cap_eff_mask >> cap & 1 ? PERFEX_CAP_PRESENT :
+	       PERFEX_CAP_MISSING;
 }
 
 static void hint(enum perfex_cap perfmon, enum perfex_cap sys_admin,
@@ -79,7 +102,11 @@ static void test_privilege(void)
 	       "privilege: the sysctl read, negative too");
 	tap_ok(p.perfmon != PERFEX_CAP_UNKNOWN &&
 	       p.sys_admin != PERFEX_CAP_UNKNOWN,
-	       "privilege: libcap tells our capabilities");
+	       "privilege: capget tells our capabilities");
+	tap_ok(cap_eff_known && p.perfmon == cap_eff(38) &&
+	       p.sys_admin == cap_eff(21),
+	       "privilege: CAP_PERFMON and CAP_SYS_ADMIN as "
+	       "/proc/self/status has them");
 	drop("paranoid");
 }
 
@@ -87,6 +114,7 @@ int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
+	read_cap_eff();
 	test_privilege();
 	rmdir(dir);
 	return tap_done();

@@ -49,6 +49,8 @@
 #define PERFCTR_X86_GENERIC	0	/* TSC only, no usable PMU */
 #define PERFCTR_X86_INTEL_ARCH	1	/* Intel architectural perfmon */
 #define PERFCTR_X86_AMD		2	/* AMD legacy, core or PerfMonV2 */
+#define PERFCTR_ARM64_GENERIC	3	/* generic timer only, no usable PMU */
+#define PERFCTR_ARM64_PMUV3	4	/* Arm PMUv3 */
 
 /* Description of the counters this machine has. */
 struct perfctr_info {
@@ -71,6 +73,20 @@ struct perfctr_info {
  * PERFCTR_MAP_X86_FIXED | j.
  */
 #define PERFCTR_MAP_X86_FIXED		0x40000000u
+
+/*
+ * arm64: pmc_map[] is the PMUv3 counter index: event counter n
+ * (PMEVCNTR<n>_EL0) as n, the cycle counter (PMCCNTR_EL0) as
+ * PERFCTR_MAP_ARM64_CYCLES, its bit in PMCNTENSET_EL0.  evntsel[] is laid
+ * out as PMEVTYPER<n>_EL0: the event number in bits 0..15 (0x11, CPU_CYCLES,
+ * for the cycle counter), and the bits that exclude EL1 (the kernel) and
+ * EL0 (user mode).  Counting the kernel, that is leaving EXCLUDE_EL1 clear,
+ * needs the privilege to count kernel mode.  No other bit may be set.
+ */
+#define PERFCTR_MAP_ARM64_CYCLES	31
+#define PERFCTR_ARM64_EVENT_MASK	0xffffu
+#define PERFCTR_ARM64_EXCLUDE_EL1	0x80000000u
+#define PERFCTR_ARM64_EXCLUDE_EL0	0x40000000u
 
 /*
  * Software counters.  A counter whose pmc_map[] entry has
@@ -215,7 +231,8 @@ struct perfctr_cpu_state {
 #define VPERFCTR_STATE_OVERFLOW	0x08	/* i-mode overflow, awaits iresume */
 /*
  * The owner may read its hardware counters in user mode (x86: rdpmc with
- * the pmc[].map index), for as long as its control has hardware counters.
+ * the pmc[].map index; arm64: PMEVCNTR<map>_EL0, or PMCCNTR_EL0 for the
+ * cycle counter), for as long as its control has hardware counters.
  */
 #define VPERFCTR_STATE_RDPMC	0x10
 
