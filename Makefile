@@ -214,6 +214,9 @@ initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-demo.cpio $(TOP)/scripts/guest/init-demo-arm64 \
 		$(GUEST_BINS_ARM64)
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-abi.cpio $(TOP)/scripts/guest/init-arm64-abi \
+		$(GUEST_BINS_ARM64)
 
 demo-arm64: initramfs-arm64
 	@$(TOP)/scripts/run-qemu --arch arm64 --timeout $(QEMU_TIMEOUT) \
