@@ -181,13 +181,21 @@ static __u64 read_pmevcntr0(void)
 	return v;
 }
 
-static __u64 fast_read_pmc0(const struct vperfctr_state *state)
+/*
+ * Counter 0 from the mapped page, without a system call, as libperfctr
+ * reads it; *retries says how often the sequence count sent it round
+ * again (the owner was switched out meanwhile), each time a few more
+ * instructions.
+ */
+static __u64 fast_read_pmc0(const struct vperfctr_state *state,
+			    unsigned int *retries)
 {
 	const struct perfctr_pmc_state *pmc = &state->cpu_state.pmc[0];
 	__u32 seq, width;
 	__u64 value;
 
-	do {
+	*retries = 0;
+	for (;;) {
 		seq = __atomic_load_n(&state->seq, __ATOMIC_ACQUIRE);
 		value = READ_ONCE(pmc->sum);
 		if (READ_ONCE(state->flags) & VPERFCTR_STATE_ONCPU) {
@@ -196,17 +204,23 @@ static __u64 fast_read_pmc0(const struct vperfctr_state *state)
 				 (width >= 64 ? ~0ULL : (1ULL << width) - 1);
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while ((seq & 1) || seq != READ_ONCE(state->seq));
-	return value;
+		if (!(seq & 1) && seq == READ_ONCE(state->seq))
+			return value;
+		++*retries;
+	}
 }
+
+#define FAST_READS	8
 
 TEST(fast_read_agrees_with_vperfctr_read)
 {
-	static const unsigned long turns[] = { 0, 1000, 100000, 10000000 };
+	static const unsigned long turns[FAST_READS] = {
+		0, 1000, 10000, 100000, 1000, 1000000, 10, 10000000 };
+	__u64 fast[FAST_READS], sys[FAST_READS], step = 0, last;
+	unsigned int retries[FAST_READS], i, steps = 0;
 	const struct vperfctr_state *state;
+	struct vperfctr_control stop = {};
 	struct perfctr_sum_ctrs sum;
-	__u64 first = 0, fast, gap = 0;
-	unsigned int i;
 	int fd;
 
 	if (no_pmuv3())
@@ -216,28 +230,48 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	state = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, state);
 	ASSERT_NE(0U, state->flags & VPERFCTR_STATE_RDPMC);
-	for (i = 0; i < ARRAY_SIZE(turns); i++) {
+	for (i = 0; i < FAST_READS; i++) {
 		loop10(turns[i]);
-		fast = fast_read_pmc0(state);
-		ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL));
-		if (!i) {
-			first = fast;
-			gap = sum.pmc[0] - fast;
-			/* The few instructions of a system call's wrapper. */
-			EXPECT_LT(0ULL, gap);
-			EXPECT_GT(200ULL, gap);
-			continue;
-		}
+		fast[i] = fast_read_pmc0(state, &retries[i]);
+		if (sys_vperfctr_read(fd, &sum, NULL))
+			break;
+		sys[i] = sum.pmc[0];
+	}
+	ASSERT_EQ(FAST_READS, (int)i);
+
+	for (i = 0; i < FAST_READS; i++) {
 		/*
 		 * The system call sees what the fast read saw plus the same
-		 * instructions in between, every time; the fast reads see
-		 * the loops to the instruction.
+		 * few instructions in between, every time.
 		 */
-		EXPECT_EQ(gap, sum.pmc[0] - fast) TH_LOG("N = %lu", turns[i]);
-		first = fast - first;
-		EXPECT_LT(10 * turns[i], first);
-		first = fast;
+		EXPECT_EQ(sys[0] - fast[0], sys[i] - fast[i])
+			TH_LOG("N = %lu", turns[i]);
+		/*
+		 * From one fast read to the next: the loop, ten instructions
+		 * a turn, and the same instructions around it every time the
+		 * fast read went round once.
+		 */
+		if (!i || retries[i])
+			continue;
+		if (!steps++)
+			step = fast[i] - fast[i - 1] - 10 * turns[i];
+		EXPECT_EQ(step, fast[i] - fast[i - 1] - 10 * turns[i])
+			TH_LOG("N = %lu", turns[i]);
 	}
+	EXPECT_LE(4U, steps);
+	EXPECT_LT(fast[0], sys[0]);
+	EXPECT_GT(fast[0] + 200, sys[0]);
+	EXPECT_GT(200ULL, step);
+
+	/* Stopped, its sum kept: both read the very same count. */
+	last = fast[FAST_READS - 1];
+	stop.preserve = 1;
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &stop));
+	ASSERT_EQ(0U, state->flags & VPERFCTR_STATE_ONCPU);
+	fast[0] = fast_read_pmc0(state, &retries[0]);
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL));
+	EXPECT_EQ(sum.pmc[0], fast[0]);
+	EXPECT_LT(last, fast[0]);
 	munmap((void *)state, getpagesize());
 	close(fd);
 }

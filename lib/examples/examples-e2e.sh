@@ -24,7 +24,8 @@ run() {
 
 echo "1..3"
 run self_count '^fast read: +[0-9]+ tsc, [0-9]+ ns task-clock, [0-9]+ page-faults:u'
-run irq_count '^irq_count: 10 overflows of task-clock every 1000000 ns'
+# At least 10 (the example checks that): one more may come before it stops.
+run irq_count '^irq_count: [0-9]+ overflows of task-clock every 1000000 ns, [0-9]+ ns in all'
 run remote_read '^remote_read: child [0-9]+: [0-9]+ tsc, [0-9]+ task-clock, [0-9]+ page-faults:u, [0-9]+ context-switches'
 echo "# Totals: pass:$((n - fail)) fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ $fail -eq 0 ]
