@@ -28,6 +28,8 @@
 #include <linux/perf_event.h>
 #include <linux/perfctr.h>
 
+#include "vperfctr_syscalls.h"
+
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #ifndef __clang__
 #pragma GCC diagnostic ignored "-Wclobbered"
@@ -39,32 +41,6 @@
 #define INST_RETIRED	0x08
 #define CPU_CYCLES	0x11
 #define USER_ONLY	PERFCTR_ARM64_EXCLUDE_EL1
-
-static int sys_vperfctr_open(int tid, int creat)
-{
-	return syscall(__NR_vperfctr_open, tid, creat);
-}
-
-static int sys_vperfctr_control(int fd, const struct vperfctr_control *control)
-{
-	return syscall(__NR_vperfctr_control, fd, control);
-}
-
-static int sys_vperfctr_unlink(int fd)
-{
-	return syscall(__NR_vperfctr_unlink, fd);
-}
-
-static int sys_vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
-			     struct perfctr_sum_ctrs *children)
-{
-	return syscall(__NR_vperfctr_read, fd, sum, NULL, children);
-}
-
-static int sys_vperfctr_iresume(int fd)
-{
-	return syscall(__NR_vperfctr_iresume, fd);
-}
 
 /*
  * n turns of ten instructions: eight nops, a subtract and a branch.  This
@@ -137,10 +113,10 @@ static void measure(int fd, unsigned long n, __u64 *insns, __u64 *cycles)
 {
 	struct perfctr_sum_ctrs a, b;
 
-	if (sys_vperfctr_read(fd, &a, NULL))
+	if (sys_vperfctr_read(fd, &a, NULL, NULL))
 		abort();
 	loop10(n);
-	if (sys_vperfctr_read(fd, &b, NULL))
+	if (sys_vperfctr_read(fd, &b, NULL, NULL))
 		abort();
 	*insns = b.pmc[0] - a.pmc[0];
 	*cycles = b.pmc[1] - a.pmc[1];
@@ -233,7 +209,7 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	for (i = 0; i < FAST_READS; i++) {
 		loop10(turns[i]);
 		fast[i] = fast_read_pmc0(state, &retries[i]);
-		if (sys_vperfctr_read(fd, &sum, NULL))
+		if (sys_vperfctr_read(fd, &sum, NULL, NULL))
 			break;
 		sys[i] = sum.pmc[0];
 	}
@@ -269,7 +245,7 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	ASSERT_EQ(0, sys_vperfctr_control(fd, &stop));
 	ASSERT_EQ(0U, state->flags & VPERFCTR_STATE_ONCPU);
 	fast[0] = fast_read_pmc0(state, &retries[0]);
-	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
 	EXPECT_EQ(sum.pmc[0], fast[0]);
 	EXPECT_LT(last, fast[0]);
 	munmap((void *)state, getpagesize());
@@ -296,10 +272,10 @@ static void measure_chunks(int fd, unsigned int chunks, __u64 *insns,
 {
 	struct perfctr_sum_ctrs a, b;
 
-	if (sys_vperfctr_read(fd, &a, NULL))
+	if (sys_vperfctr_read(fd, &a, NULL, NULL))
 		abort();
 	run_chunks(chunks);
-	if (sys_vperfctr_read(fd, &b, NULL))
+	if (sys_vperfctr_read(fd, &b, NULL, NULL))
 		abort();
 	*insns = b.pmc[0] - a.pmc[0];
 	*switches = b.pmc[1] - a.pmc[1];
@@ -442,7 +418,7 @@ static int run_family(struct __test_metadata *_metadata, int fd, long child,
 		TH_LOG("child: status %#x", status);
 		return -1;
 	}
-	if (sys_vperfctr_read(fd, &own, &children)) {
+	if (sys_vperfctr_read(fd, &own, NULL, &children)) {
 		TH_LOG("vperfctr_read: %s", strerror(errno));
 		return -1;
 	}
@@ -524,7 +500,7 @@ TEST(imode_cycle_counter_signals_every_period)
 
 	/* PERIODS and a half: the last half period raises nothing. */
 	loop10((PERIODS * PERIOD + PERIOD / 2) / 10);
-	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
 
 	EXPECT_EQ(PERIODS, (__u64)READ_ONCE(ovf_signals));
 	EXPECT_EQ(0U, READ_ONCE(ovf_bad_code));

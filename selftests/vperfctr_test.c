@@ -41,6 +41,8 @@
 
 #include <linux/perfctr.h>
 
+#include "vperfctr_syscalls.h"
+
 /*
  * The wrappers that TEST() and TEST_F() expand to here leave parameters
  * unused and keep locals across setjmp(); keep -Wextra quiet about both.
@@ -57,33 +59,6 @@
  * switch.
  */
 #define BLOCKING_SLEEP_US	10000
-
-static int sys_vperfctr_open(int tid, int creat)
-{
-	return syscall(__NR_vperfctr_open, tid, creat);
-}
-
-static int sys_vperfctr_control(int fd, const struct vperfctr_control *control)
-{
-	return syscall(__NR_vperfctr_control, fd, control);
-}
-
-static int sys_vperfctr_unlink(int fd)
-{
-	return syscall(__NR_vperfctr_unlink, fd);
-}
-
-static int sys_vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
-			     struct vperfctr_control *control,
-			     struct perfctr_sum_ctrs *children)
-{
-	return syscall(__NR_vperfctr_read, fd, sum, control, children);
-}
-
-static int sys_vperfctr_iresume(int fd)
-{
-	return syscall(__NR_vperfctr_iresume, fd);
-}
 
 /*
  * NULL when the running kernel has perfctr, else why it has not.  A perfctr
