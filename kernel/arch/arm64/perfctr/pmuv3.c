@@ -200,11 +200,12 @@ static bool perfctr_map_is_cycles(u32 map)
 	return map == PERFCTR_MAP_ARM64_CYCLES;
 }
 
+/* PMCR_EL0.N may be 0: a PMU with the cycle counter alone. */
 static u32 perfctr_all_bits(const struct perfctr_cpu_desc *desc)
 {
 	if (!desc->nrfixed)
 		return 0;
-	return GENMASK(desc->nrctrs - 1, 0) |
+	return (u32)(BIT_ULL(desc->nrctrs) - 1) |
 	       perfctr_map_bit(PERFCTR_MAP_ARM64_CYCLES);
 }
 

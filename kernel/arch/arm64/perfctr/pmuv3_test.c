@@ -413,6 +413,26 @@ static void reset_stops_everything(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ctx()->writes[4].value & ARMV8_PMU_PMCR_LP);
 }
 
+/* PMCR_EL0.N = 0: the cycle counter alone is reset. */
+static void reset_with_no_event_counter(struct kunit *test)
+{
+	const struct pmu_write want[] = {
+		{ PERFCTR_PMCNTENCLR, 0, BIT(31) },
+		{ PERFCTR_PMINTENCLR, 0, BIT(31) },
+		{ PERFCTR_PMOVSCLR, 0, BIT(31) },
+		{ PERFCTR_PMUSERENR, 0, 0 },
+		{ PERFCTR_PMCR, 0, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P |
+				   ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC },
+	};
+
+	perfctr_cpu_describe(&ctx()->desc, PMUVER_V3, 0);
+	KUNIT_ASSERT_EQ(test, ctx()->desc.nrctrs, 0);
+	KUNIT_ASSERT_EQ(test, ctx()->desc.nrfixed, 1);
+	ctx()->nr_writes = 0;
+	perfctr_cpu_reset();
+	expect_writes(test, want, ARRAY_SIZE(want));
+}
+
 static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(describe_pmuv3_32bit),
 	KUNIT_CASE(describe_pmuv3p5_64bit),
@@ -427,6 +447,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(irq_after_disable_is_not_ours),
 	KUNIT_CASE(user_read_zeroes_used_counters),
 	KUNIT_CASE(reset_stops_everything),
+	KUNIT_CASE(reset_with_no_event_counter),
 	{}
 };
 
