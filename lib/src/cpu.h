@@ -22,6 +22,21 @@ static inline __u64 cpu_read_tsc(void)
 }
 
 /*
+ * The TSC, read strictly after the loads before it and before the loads
+ * after it, as a read of another thread's page needs: the kernel reads
+ * the TSC that ends a running period only once the page's seq is odd, so
+ * a reader that finds seq unchanged after this read read an earlier TSC,
+ * and never sees a sum larger than the one the kernel then stores.
+ */
+static inline __u64 cpu_read_tsc_ordered(void)
+{
+	__u32 lo, hi;
+
+	asm volatile("lfence; rdtsc; lfence" : "=a" (lo), "=d" (hi) :: "memory");
+	return ((__u64)hi << 32) | lo;
+}
+
+/*
  * Counter @map, named as rdpmc names it (bit 30: fixed counter).  Only
  * while the state page has VPERFCTR_STATE_RDPMC: otherwise it faults.
  */
@@ -49,6 +64,15 @@ static inline __u64 cpu_read_tsc(void)
 	__u64 tsc;
 
 	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (tsc) :: "memory");
+	return tsc;
+}
+
+/* As on x86: ordered before the loads after it too, for another's page. */
+static inline __u64 cpu_read_tsc_ordered(void)
+{
+	__u64 tsc;
+
+	asm volatile("isb; mrs %0, cntvct_el0; isb" : "=r" (tsc) :: "memory");
 	return tsc;
 }
 
@@ -97,6 +121,11 @@ static inline __u64 cpu_read_pmc(__u32 map)
 #define CPU_HAS_PMC 0
 
 static inline __u64 cpu_read_tsc(void)
+{
+	return 0;
+}
+
+static inline __u64 cpu_read_tsc_ordered(void)
 {
 	return 0;
 }

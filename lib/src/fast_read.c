@@ -303,19 +303,33 @@ static const struct vperfctr_clock cpu_clock_self = {
 	.read_pmc = CPU_HAS_PMC ? cpu_clock_read_pmc : NULL,
 };
 
+static __u64 cpu_clock_read_tsc_ordered(void *arg)
+{
+	(void)arg;
+	return cpu_read_tsc_ordered();
+}
+
+/*
+ * Another thread's page: its owner runs on another CPU, whose suspend
+ * only a strictly ordered clock read is ordered against.
+ */
 static const struct vperfctr_clock cpu_clock_other = {
-	.read_tsc = CPU_HAS_TSC ? cpu_clock_read_tsc : NULL,
+	.read_tsc = CPU_HAS_TSC ? cpu_clock_read_tsc_ordered : NULL,
 };
 
 /**
  * vperfctr_cpu_read_tsc - vperfctr_state_read_tsc() with the CPU's clock
  * @state: the mapped page
+ * @is_self: the page is the calling thread's own
  * @tsc: where the value goes
  *
  * Return: as vperfctr_state_read_tsc().
  */
-int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, __u64 *tsc)
+int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, int is_self,
+			  __u64 *tsc)
 {
+	if (is_self)
+		return read_tsc(state, &cpu_clock_self, tsc);
 	return read_tsc(state, &cpu_clock_other, tsc);
 }
 

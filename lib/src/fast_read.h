@@ -50,7 +50,8 @@ int vperfctr_state_read_pmc(const struct vperfctr_state *state,
 			    unsigned int i, __u64 *value);
 
 /* The same, with the clock of the CPU the caller runs on. */
-int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, __u64 *tsc);
+int vperfctr_cpu_read_tsc(const struct vperfctr_state *state, int is_self,
+			  __u64 *tsc);
 int vperfctr_cpu_read_ctrs(const struct vperfctr_state *state, int is_self,
 			   struct perfctr_sum_ctrs *sum);
 int vperfctr_cpu_read_pmc(const struct vperfctr_state *state, int is_self,

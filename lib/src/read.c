@@ -12,16 +12,18 @@
  * From the mapped page when it can be read there; the hardware counters
  * of the CPU we run on are the state's only if the state is ours.  The
  * system call otherwise.  Only a failure of both may change errno: a
- * count of 0 is no error.
+ * count of 0 is no error.  When both fail and the page only kept
+ * changing while it was read, the caller learns EAGAIN, not why the
+ * system call was refused (another's running thread): a retry will do.
  */
-/* The sums by system call, errno left alone unless it fails. */
 static int read_by_syscall(const struct vperfctr *vperfctr,
-			   struct perfctr_sum_ctrs *sum)
+			   struct perfctr_sum_ctrs *sum, int err, int page_err)
 {
-	int err = errno;
-
-	if (_vperfctr_read(vperfctr->fd, sum, NULL, NULL) < 0)
+	if (_vperfctr_read(vperfctr->fd, sum, NULL, NULL) < 0) {
+		if (page_err == EAGAIN)
+			errno = EAGAIN;
 		return -1;
+	}
 	errno = err;
 	return 0;
 }
@@ -29,26 +31,33 @@ static int read_by_syscall(const struct vperfctr *vperfctr,
 unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
 {
 	struct perfctr_sum_ctrs sum;
+	int err = errno;
 	__u64 tsc;
 
-	if (vperfctr->state && vperfctr_cpu_read_tsc(vperfctr->state, &tsc) == 0)
+	if (vperfctr->state &&
+	    vperfctr_cpu_read_tsc(vperfctr->state, vperfctr->is_self, &tsc) == 0)
 		return tsc;
-	return read_by_syscall(vperfctr, &sum) < 0 ? 0 : sum.tsc;
+	if (read_by_syscall(vperfctr, &sum, err, vperfctr->state ? errno : 0))
+		return 0;
+	return sum.tsc;
 }
 
 int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 		       struct perfctr_sum_ctrs *sum)
 {
+	int err = errno;
+
 	if (vperfctr->state &&
 	    vperfctr_cpu_read_ctrs(vperfctr->state, vperfctr->is_self, sum) == 0)
 		return 0;
-	return read_by_syscall(vperfctr, sum);
+	return read_by_syscall(vperfctr, sum, err, vperfctr->state ? errno : 0);
 }
 
 unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
 				     unsigned int i)
 {
 	struct perfctr_sum_ctrs sum;
+	int err = errno;
 	__u64 value;
 
 	if (i >= PERFCTR_MAX_NRCTRS) {
@@ -59,7 +68,9 @@ unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
 	    vperfctr_cpu_read_pmc(vperfctr->state, vperfctr->is_self, i,
 				  &value) == 0)
 		return value;
-	return read_by_syscall(vperfctr, &sum) < 0 ? 0 : sum.pmc[i];
+	if (read_by_syscall(vperfctr, &sum, err, vperfctr->state ? errno : 0))
+		return 0;
+	return sum.pmc[i];
 }
 
 int vperfctr_read_state(const struct vperfctr *vperfctr,

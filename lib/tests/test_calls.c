@@ -388,6 +388,65 @@ static void test_read_page(void)
 	vperfctr_close(vperfctr);
 }
 
+/*
+ * When the page cannot give the sums, the system call does; only when
+ * both fail does errno change, and to EAGAIN when the page only kept
+ * changing: a monitor should retry then, not report the call's refusal.
+ */
+static void test_read_fallback_errno(void)
+{
+	struct vperfctr_state state;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr *vperfctr;
+
+	/* A live PMC and no rdpmc: the page cannot, the kernel can. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 1);
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	errno = 0;
+	tap_ok(vperfctr_read_ctrs(vperfctr, &sum) == 0 && errno == 0,
+	       "read_ctrs by system call after the page could not: errno kept");
+	errno = 0;
+	vperfctr_read_pmc(vperfctr, 0);
+	tap_ok(errno == 0, "read_pmc by system call after the page could not: errno kept");
+	vperfctr_close(vperfctr);
+
+	/* A page whose owner is forever in the middle of an update. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON);
+	state.seq = 1;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	will_fail(EPERM);
+	tap_ok(vperfctr_read_ctrs(vperfctr, &sum) == -1 && errno == EAGAIN,
+	       "read_ctrs, page kept changing and system call refused: EAGAIN");
+	will_fail(EPERM);
+	errno = 0;
+	tap_ok(vperfctr_read_tsc(vperfctr) == 0 && errno == EAGAIN,
+	       "read_tsc, page kept changing and system call refused: EAGAIN");
+	kernel.sum_out.tsc = 31;
+	errno = 0;
+	tap_ok(vperfctr_read_tsc(vperfctr) == 31 && errno == 0,
+	       "read_tsc, page kept changing, system call answers: its value");
+	/* Any other refusal of the call is the caller's to see. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 1);
+	vperfctr_close(vperfctr);
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	will_fail(EPERM);
+	tap_ok(vperfctr_read_ctrs(vperfctr, &sum) == -1 && errno == EPERM,
+	       "read_ctrs, page cannot and system call refused: its errno");
+	vperfctr_close(vperfctr);
+}
+
 static void test_foreign_page(void)
 {
 	struct vperfctr_state state;
@@ -590,6 +649,7 @@ int main(void)
 	test_control();
 	test_read_syscall();
 	test_read_page();
+	test_read_fallback_errno();
 	test_foreign_page();
 	test_read_pmc();
 	test_remote_open();

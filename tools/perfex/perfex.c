@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -338,6 +339,25 @@ static void fill_counts(const struct session *s,
  * those the state page has.  @counted says which could be read.
  * Return: 0, or the errno of one that could not.
  */
+/*
+ * A read of another thread's page that its owner changed under every
+ * attempt fails with EAGAIN: read again, so that an interval never lacks
+ * a count for it.  The owner is busy only for moments.
+ */
+#define PAGE_READ_TRIES	1000
+
+static int read_ctrs_again(const struct session *s,
+			   struct perfctr_sum_ctrs *sum)
+{
+	unsigned int tries = 0;
+	int ret;
+
+	while ((ret = vperfctr_read_ctrs(s->counters, sum)) < 0 &&
+	       errno == EAGAIN && ++tries < PAGE_READ_TRIES)
+		sched_yield();
+	return ret;
+}
+
 static int read_each(const struct session *s, struct perfctr_sum_ctrs *sum,
 		     int *counted)
 {
@@ -346,13 +366,19 @@ static int read_each(const struct session *s, struct perfctr_sum_ctrs *sum,
 	int err = 0;
 
 	for (i = 0; i < s->events.nr; i++) {
+		unsigned int tries = 0;
+
 		event = &s->events.event[i];
-		errno = 0;
-		if (event->index == PERFCTR_EVENT_TSC_INDEX)
-			sum->tsc = vperfctr_read_tsc(s->counters);
-		else
-			sum->pmc[event->index] =
-				vperfctr_read_pmc(s->counters, event->index);
+		do {
+			errno = 0;
+			if (event->index == PERFCTR_EVENT_TSC_INDEX)
+				sum->tsc = vperfctr_read_tsc(s->counters);
+			else
+				sum->pmc[event->index] =
+					vperfctr_read_pmc(s->counters,
+							  event->index);
+		} while (errno == EAGAIN && ++tries < PAGE_READ_TRIES &&
+			 sched_yield() == 0);
 		counted[i] = errno == 0;
 		if (errno)
 			err = errno;
@@ -382,7 +408,7 @@ static void interval_tick(void *arg, unsigned long long elapsed_ns)
 	unsigned int i;
 	int err = 0;
 
-	if (vperfctr_read_ctrs(s->counters, &sum) == 0) {
+	if (read_ctrs_again(s, &sum) == 0) {
 		for (i = 0; i < s->events.nr; i++)
 			counted[i] = 1;
 	} else {

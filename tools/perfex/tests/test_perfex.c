@@ -53,6 +53,12 @@ static struct {
 	 * for a running thread that is not the caller's.
 	 */
 	int live;
+	/*
+	 * With live: the page is in the middle of an update (seq odd) until
+	 * this many reads of the sums alone have been refused, as when its
+	 * owner changes it under every attempt of a reader.
+	 */
+	int busy_reads;
 	struct perfctr_info info;	/* what perfctr_info_read() says */
 	int info_errno;			/* or its failure */
 	struct perfctr_sum_ctrs sum;	/* what vperfctr_read reports */
@@ -112,7 +118,7 @@ static const struct perfctr_info arm64_timer = {
 
 static const struct perfctr_info *next_info;	/* NULL: TSC only */
 static int next_info_errno;	/* the next run cannot read its info */
-static int next_hw_busy, next_live;
+static int next_hw_busy, next_live, next_busy_reads;
 
 int fake_perfctr_info_read(struct perfctr_info *info);
 
@@ -216,12 +222,23 @@ static void run_live(int fd, const struct vperfctr_control *control)
 	if (pread(fd, &page, sizeof(page), 0) != sizeof(page))
 		abort();
 	page.flags |= VPERFCTR_STATE_ONCPU;
+	page.seq = fake_kernel->busy_reads ? 1 : 0;
 	page.cpu_state.cstatus = cpu->nractrs;
 	for (i = 0; i < cpu->nractrs; i++) {
 		page.cpu_state.pmc[i].map = cpu->pmc_map[i];
 		page.cpu_state.pmc[i].width = 48;
 	}
 	if (pwrite(fd, &page, sizeof(page), 0) != sizeof(page))
+		abort();
+}
+
+/* The page of state @fd is no longer in the middle of an update. */
+static void end_update(int fd)
+{
+	__u32 seq = 2;
+
+	if (pwrite(fd, &seq, sizeof(seq),
+		   offsetof(struct vperfctr_state, seq)) != sizeof(seq))
 		abort();
 }
 
@@ -276,6 +293,9 @@ long syscall(long nr, ...)
 		return 0;
 	case __NR_vperfctr_read:
 		if (fake_kernel->live && !arg[3]) {
+			if (fake_kernel->busy_reads &&
+			    !--fake_kernel->busy_reads)
+				end_update(arg[0]);
 			errno = EPERM;
 			return -1;
 		}
@@ -366,8 +386,9 @@ static int perfex_on(enum kernel_kind kind, char **argv)
 				  next_info_errno;
 	fake_kernel->hw_busy = next_hw_busy;
 	fake_kernel->live = next_live;
+	fake_kernel->busy_reads = next_busy_reads;
 	next_info = NULL;
-	next_info_errno = next_hw_busy = next_live = 0;
+	next_info_errno = next_hw_busy = next_live = next_busy_reads = 0;
 	if (own_state >= 0)
 		close(own_state);
 	own_state = -1;
@@ -698,6 +719,26 @@ static void test_interval_hardware(void)
 	       != NULL, "-I, hardware counters running: counted at the end");
 }
 
+/*
+ * -I while the page changes under every read of it, for a while: perfex
+ * reads again, and no interval lacks a count.
+ */
+static void test_interval_busy_page(void)
+{
+	int status;
+
+	next_live = 1;
+	next_busy_reads = 3;
+	status = perfex(ARGV("-I", "20", "-o", out_path, "-e",
+			     "task-clock,tsc", "sleep", "0.07"));
+	tap_ok(status == 0 && !strstr(slurp(out_path), "<not counted>") &&
+	       strstr(slurp(out_path), " msec task-clock ") &&
+	       !fake_kernel->busy_reads,
+	       "-I, the page changing under the first reads: read again, "
+	       "no gap");
+	tap_is_str(slurp(err_path), "", "-I, the page changing: nothing said");
+}
+
 static void test_report_on_stderr(void)
 {
 	int status = perfex(ARGV("sh", "-c", "exit 3"));
@@ -1010,15 +1051,27 @@ static pid_t start_target(void)
 	return pid;
 }
 
-/* Is @pid running untraced, as it was? */
+/*
+ * Is @pid running untraced, as it was?  A tracee let go is woken by the
+ * kernel after the detach returns, and a loaded machine may show it
+ * still stopped for a moment: it has 2 s to be running again.
+ */
 static int untouched(pid_t pid)
 {
+	struct timespec ms = { 0, 1000000 };
 	char path[64], *status;
+	int i;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	status = slurp(path);
-	return strstr(status, "\nTracerPid:\t0\n") &&
-	       (strstr(status, "\nState:\tS") || strstr(status, "\nState:\tR"));
+	for (i = 0; i < 2000; i++) {
+		status = slurp(path);
+		if (strstr(status, "\nTracerPid:\t0\n") &&
+		    (strstr(status, "\nState:\tS") ||
+		     strstr(status, "\nState:\tR")))
+			return 1;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
 }
 
 static void stop_target(pid_t pid)
@@ -1424,6 +1477,7 @@ int main(void)
 	test_repeat();
 	test_interval();
 	test_interval_hardware();
+	test_interval_busy_page();
 	test_arm64();
 	test_attach();
 	test_info_list();
