@@ -883,6 +883,64 @@ TEST_F(open, with_no_free_fd_fails_with_emfile)
 	ASSERT_EQ(EMFILE, errno);
 }
 
+/* A call that fails changes nothing: no state, no descriptor. */
+TEST_F(open, with_no_free_fd_leaves_no_state_and_no_fd)
+{
+	struct rlimit rl, saved;
+	int lowest, fd;
+
+	lowest = dup(STDERR_FILENO);
+	ASSERT_GE(lowest, 0);
+	close(lowest);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &saved));
+	rl = saved;
+	rl.rlim_cur = lowest;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ASSERT_EQ(-1, sys_vperfctr_open(0, 1));
+	ASSERT_EQ(EMFILE, errno);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &saved));
+	ASSERT_EQ(-1, sys_vperfctr_open(0, 0));
+	ASSERT_EQ(ENOENT, errno);
+	fd = dup(STDERR_FILENO);
+	ASSERT_EQ(lowest, fd);
+	close(fd);
+}
+
+/*
+ * A tracee at its PTRACE_EVENT_EXIT stop is exiting, though the kernel
+ * marks it so only once it leaves that stop: no new state for it.
+ */
+TEST_F(open, tracee_at_its_exit_stop_fails_with_esrch)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(CHILD_CHECK_FAILED);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, NULL,
+			    (void *)(long)PTRACE_O_TRACEEXIT));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(SIGTRAP | (PTRACE_EVENT_EXIT << 8), status >> 8);
+
+	EXPECT_EQ(-1, sys_vperfctr_open(pid, 1));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(-1, sys_vperfctr_open(pid, 0));
+	EXPECT_EQ(ENOENT, errno);
+
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(0, reap(pid));
+}
+
 TEST_F(open, child_of_thread_without_state_has_no_state)
 {
 	ASSERT_EQ(ENOENT, in_child(has_state, NULL));
@@ -2518,6 +2576,144 @@ TEST_F(vperfctr, fast_read_never_goes_back_while_sharing_a_cpu)
 	unmap_state(page);
 }
 
+/*
+ * A monitor's clock, read strictly between the loads around it: a read
+ * of another thread's page needs that, for the kernel's clock read at
+ * suspend to be ordered against it.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+static __u64 monitor_tsc(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("lfence; rdtsc; lfence" : "=a" (lo), "=d" (hi) :: "memory");
+	return (__u64)hi << 32 | lo;
+}
+#elif defined(__aarch64__)
+static __u64 monitor_tsc(void)
+{
+	__u64 tsc;
+
+	asm volatile("isb; mrs %0, cntvct_el0; isb" : "=r" (tsc) :: "memory");
+	return tsc;
+}
+#else
+static __u64 monitor_tsc(void)
+{
+	return 0;
+}
+#endif
+
+/* The TSC sum and task-clock (counter 0) of another thread's page. */
+static void monitor_read(const struct vperfctr_state *page, __u64 *tsc,
+			 __u64 *task_clock)
+{
+	__u32 seq, flags, cstatus, mult, shift;
+	__u64 tsc_start, clock_start, now;
+
+	do {
+		seq = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE);
+		flags = READ_ONCE(page->flags);
+		cstatus = READ_ONCE(page->cpu_state.cstatus);
+		mult = READ_ONCE(page->time_mult);
+		shift = READ_ONCE(page->time_shift);
+		*tsc = READ_ONCE(page->cpu_state.tsc_sum);
+		tsc_start = READ_ONCE(page->cpu_state.tsc_start);
+		*task_clock = READ_ONCE(page->cpu_state.pmc[0].sum);
+		clock_start = READ_ONCE(page->cpu_state.pmc[0].start);
+		now = monitor_tsc();
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || READ_ONCE(page->seq) != seq);
+
+	if (!(flags & VPERFCTR_STATE_ONCPU))
+		return;
+	if (perfctr_cstatus_has_tsc(cstatus))
+		*tsc += now - tsc_start;
+	if (perfctr_cstatus_nrctrs(cstatus))
+		*task_clock += tsc_to_ns(now - clock_start, mult, shift);
+}
+
+/* A thread that counts the TSC and task-clock while it spins and yields. */
+struct monitored {
+	int cpu;
+	int fd;
+	int ready;
+	int stop;
+	const struct vperfctr_state *page;
+};
+
+static void *monitored_main(void *arg)
+{
+	struct monitored *m = arg;
+	struct vperfctr_control control;
+
+	if (pin_to_cpu(m->cpu))
+		goto out;
+	m->fd = sys_vperfctr_open(0, 1);
+	if (m->fd < 0)
+		goto out;
+	start_tsc_control(&control);
+	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
+	m->page = map_state(m->fd);
+	if (!m->page || sys_vperfctr_control(m->fd, &control))
+		goto out;
+	__atomic_store_n(&m->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE))
+		sched_yield();
+	return NULL;
+out:
+	__atomic_store_n(&m->ready, -1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A sum a monitor has seen never shrinks, however the owner's suspends
+ * interleave with the reads: a million reads from another CPU while the
+ * owner switches with a yielding thread on its own.
+ */
+TEST_F(vperfctr, monitor_fast_read_never_goes_back)
+{
+	struct monitored m = { .cpu = 0, .fd = -1 };
+	struct yielder y = { .cpu = 0 };
+	__u64 prev_tsc, prev_clock, tsc, clock;
+	pthread_t owner, yielder;
+	unsigned long i, snapshots = 1000000;
+
+	if (!HAVE_USER_TSC)
+		SKIP(return, "no user-space TSC read on this architecture");
+	ASSERT_TRUE(may_run_on_cpus_0_and_1());
+	ASSERT_EQ(0, pin_to_cpu(1));
+	ASSERT_EQ(0, pthread_create(&owner, NULL, monitored_main, &m));
+	ASSERT_EQ(0, pthread_create(&yielder, NULL, yielder_main, &y));
+	while (!__atomic_load_n(&m.ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	ASSERT_EQ(1, m.ready);
+
+	monitor_read(m.page, &prev_tsc, &prev_clock);
+	for (i = 0; i < snapshots; i++) {
+		monitor_read(m.page, &tsc, &clock);
+		if (tsc < prev_tsc || clock < prev_clock)
+			break;
+		prev_tsc = tsc;
+		prev_clock = clock;
+	}
+	__atomic_store_n(&m.stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&y.stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(owner, NULL));
+	ASSERT_EQ(0, pthread_join(yielder, NULL));
+	EXPECT_EQ(snapshots, i) {
+		TH_LOG("snapshot %lu: TSC %llu after %llu, task-clock %llu after %llu",
+		       i, (unsigned long long)tsc,
+		       (unsigned long long)prev_tsc,
+		       (unsigned long long)clock,
+		       (unsigned long long)prev_clock);
+	}
+	/* The owner did switch, and count, while it was read. */
+	EXPECT_LT(0ull, prev_clock);
+	unmap_state(m.page);
+	close(m.fd);
+}
+
 /* Interrupt-mode software counters ----------------------------------- */
 
 /*
@@ -2751,6 +2947,198 @@ TEST_F(overflow, task_clock_overflow_comes_after_ireset_ns)
 	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &sum, NULL, NULL));
 	/* 10% for the hrtimer's clock against the TSC's. */
 	ASSERT_GE(sum.pmc[0], 18000000ull);
+}
+
+/*
+ * An i-mode task-clock counter restarted by its signal handler, period
+ * after period.  The handler notes the counter's sum at each overflow,
+ * while the counters are stopped, and restarts them unless told to stop.
+ */
+#define ITIMER_PERIOD_NS	1000000ll
+#define ITIMER_PERIODS		1000
+#define ITIMER_MAX_SIGNALS	(2 * ITIMER_PERIODS)
+
+static struct {
+	int fd;
+	const struct vperfctr_state *page;
+	int signals;
+	int stop;
+	int resumed;			/* the handler's vperfctr_iresume()s: 0 */
+	int resume_einval;		/* and those that found it done: EINVAL */
+	int resume_failed;		/* and any other result */
+	__u64 sum[ITIMER_MAX_SIGNALS];
+} itimer;
+
+static __u64 page_sum(const struct vperfctr_state *page, unsigned int i)
+{
+	__u32 seq;
+	__u64 sum;
+
+	do {
+		seq = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE);
+		sum = READ_ONCE(page->cpu_state.pmc[i].sum);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || READ_ONCE(page->seq) != seq);
+	return sum;
+}
+
+static void itimer_handler(int sig, siginfo_t *info, void *ucontext)
+{
+	int n = READ_ONCE(itimer.signals);
+	int saved_errno = errno;
+
+	if (n < ITIMER_MAX_SIGNALS)
+		itimer.sum[n] = page_sum(itimer.page, 0);
+	WRITE_ONCE(itimer.signals, n + 1);
+	if (!READ_ONCE(itimer.stop)) {
+		if (!sys_vperfctr_iresume(itimer.fd))
+			itimer.resumed++;
+		else if (errno == EINVAL)
+			itimer.resume_einval++;
+		else
+			itimer.resume_failed++;
+	}
+	errno = saved_errno;
+}
+
+static int itimer_start(void)
+{
+	struct vperfctr_control control;
+	struct sigaction sa;
+
+	memset(&itimer, 0, sizeof(itimer));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = itimer_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(OVF_SIGNAL, &sa, NULL))
+		return -1;
+	itimer.fd = sys_vperfctr_open(0, 1);
+	if (itimer.fd < 0)
+		return -1;
+	itimer.page = map_state(itimer.fd);
+	if (!itimer.page)
+		return -1;
+	memset(&control, 0, sizeof(control));
+	add_imode(&control, SW_EVENT(TASK_CLOCK), 0, -ITIMER_PERIOD_NS);
+	control.si_signo = OVF_SIGNAL;
+	return sys_vperfctr_control(itimer.fd, &control);
+}
+
+/*
+ * Spin, with @iresume_while_running calling vperfctr_iresume() between
+ * slices, until ITIMER_PERIODS signals came; then let one more overflow
+ * stop the counters for good.  How many iresume()s of the spinning loop
+ * restarted the counters; -1 if the signals stopped coming.
+ */
+static int itimer_run(bool iresume_while_running)
+{
+	int target = ITIMER_PERIODS, loop_resumed = 0, last = 0;
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		int n = READ_ONCE(itimer.signals);
+
+		if (n >= target) {
+			if (READ_ONCE(itimer.stop))
+				return loop_resumed;
+			WRITE_ONCE(itimer.stop, 1);
+			target = n + 1;
+		}
+		/* At most 2 s of wall time without a signal. */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (n != last) {
+			last = n;
+			start = now;
+		} else if (elapsed_ns(&start, &now) > 2000000000ull) {
+			return -1;
+		}
+		spin_wall_ms(0);
+		if (iresume_while_running && !READ_ONCE(itimer.stop)) {
+			if (!sys_vperfctr_iresume(itimer.fd))
+				loop_resumed++;
+			else if (errno != EINVAL)
+				itimer.resume_failed++;
+		}
+	}
+}
+
+/*
+ * K signals for K periods: each overflow came after a whole period of
+ * task-clock, none was lost (the last one came too), and on the whole no
+ * period went by without one.
+ */
+static void itimer_check(struct __test_metadata *_metadata, int loop_resumed)
+{
+	int i, n = READ_ONCE(itimer.signals);
+	__u64 final;
+
+	ASSERT_LE(0, loop_resumed) {
+		TH_LOG("the signals stopped after %d of them", n);
+	}
+	ASSERT_LE(ITIMER_PERIODS + 1, n);
+	ASSERT_GE(ITIMER_MAX_SIGNALS, n);
+	ASSERT_EQ(0, itimer.resume_failed);
+	/* Every overflow but the last was restarted once, by someone. */
+	ASSERT_EQ(n - 1, itimer.resumed + loop_resumed);
+	ASSERT_TRUE(page_flag(itimer.page, VPERFCTR_STATE_OVERFLOW));
+	final = page_sum(itimer.page, 0);
+	ASSERT_EQ(final, itimer.sum[n - 1]);
+	ASSERT_LE((__u64)n * ITIMER_PERIOD_NS, final);
+	ASSERT_GT(2 * (__u64)n * ITIMER_PERIOD_NS, final);
+	if (loop_resumed)
+		return;
+	/* Restarted by the handler only: each sum one period on at least. */
+	for (i = 1; i < n; i++)
+		ASSERT_LE(itimer.sum[i - 1] + ITIMER_PERIOD_NS, itimer.sum[i]) {
+			TH_LOG("overflow %d came %llu ns after the one before", i,
+			       (unsigned long long)(itimer.sum[i] -
+						    itimer.sum[i - 1]));
+		}
+}
+
+TEST(task_clock_imode_signals_every_period_with_iresume_from_handler)
+{
+	int loop_resumed;
+
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
+	ASSERT_EQ(0, itimer_start());
+	loop_resumed = itimer_run(false);
+	ASSERT_EQ(0, itimer.resume_einval);
+	itimer_check(_metadata, loop_resumed);
+}
+
+/*
+ * vperfctr_iresume() while the counters run finds nothing to restart:
+ * EINVAL, and the overflow still to come is neither lost nor left
+ * without its timer.
+ */
+TEST(task_clock_imode_signals_every_period_with_iresume_while_running)
+{
+	int loop_resumed;
+
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
+	ASSERT_EQ(0, itimer_start());
+	loop_resumed = itimer_run(true);
+	itimer_check(_metadata, loop_resumed);
+}
+
+TEST_F(overflow, iresume_while_running_changes_nothing)
+{
+	struct perfctr_sum_ctrs before, after;
+	__u32 cstatus = READ_ONCE(self->page->cpu_state.cstatus);
+
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_EQ(-1, sys_vperfctr_iresume(self->fd));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_EQ(cstatus, READ_ONCE(self->page->cpu_state.cstatus));
+	ASSERT_FALSE(page_flag(self->page, VPERFCTR_STATE_OVERFLOW));
+	ASSERT_EQ(before.pmc[0], after.pmc[0]);
+	ASSERT_EQ(0, READ_ONCE(ovf_signals));
 }
 
 TEST_F(overflow, context_switch_overflow_signals_si_pmc_ovf)

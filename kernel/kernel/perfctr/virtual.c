@@ -214,13 +214,30 @@ static u64 vperfctr_itimer_ns(const struct vperfctr *perfctr)
 	for (i = perfctr_cstatus_nractrs(cstatus); i < nrctrs; i++) {
 		u64 left;
 
-		if (!vperfctr_map_is_task_clock(state->pmc[i].map))
+		/* One that reached zero waits for vperfctr_iresume(). */
+		if (!vperfctr_map_is_task_clock(state->pmc[i].map) ||
+		    perfctr->icount[i] >= 0)
 			continue;
-		left = perfctr->icount[i] < 0 ? -perfctr->icount[i] : 1;
+		left = -perfctr->icount[i];
 		if (!min || left < min)
 			min = left;
 	}
 	return min;
+}
+
+/*
+ * The clock that ends a running period, read once seq is odd and seen so
+ * by every CPU: a reader on another CPU that still found seq even read
+ * its own clock before this one, so no sum it computed from the running
+ * counters exceeds the sum stored here, and a sum a reader has seen never
+ * shrinks.  The full barrier orders the store of seq before the read of
+ * the clock, which no lighter barrier orders.
+ */
+static u64 vperfctr_read_tsc_after_begin(void)
+{
+	/* Pairs with the reader's clock read before its second seq load. */
+	mb();
+	return perfctr_cpu_read_tsc();
 }
 
 /*
@@ -249,13 +266,14 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
-	u64 tsc = vperfctr_needs_tsc(perfctr, cstatus) ?
-		  perfctr_cpu_read_tsc() : 0;
+	u64 tsc = 0;
 	u32 ovf = 0;
 
 	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK))
 		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
+	if (vperfctr_needs_tsc(perfctr, cstatus))
+		tsc = vperfctr_read_tsc_after_begin();
 	if (perfctr->nrhw && nrctrs)
 		perfctr_cpu_disable(state);
 	for (i = 0; i < nrctrs; i++) {
@@ -715,9 +733,19 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	perfctr->ticks_left = perfctr->sample_ticks;
 }
 
+/* An interrupt-mode overflow stopped the counters and awaits a restart. */
+static bool vperfctr_ireload_pending(const struct vperfctr *perfctr)
+{
+	return (perfctr->kstate->flags & VPERFCTR_STATE_OVERFLOW) &&
+	       perfctr->control.cpu_control.nrictrs;
+}
+
 /**
  * vperfctr_ireload - restart the counters after an overflow
  * @perfctr: the state, its counters suspended
+ *
+ * A signal still to be sent for the overflow is sent all the same: every
+ * overflow gets its signal, even one restarted before it arrived.
  *
  * Return: 0, or -EINVAL if no interrupt-mode overflow awaits a restart.
  */
@@ -725,15 +753,13 @@ int vperfctr_ireload(struct vperfctr *perfctr)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 
-	if (!(kstate->flags & VPERFCTR_STATE_OVERFLOW) ||
-	    !perfctr->control.cpu_control.nrictrs)
+	if (!vperfctr_ireload_pending(perfctr))
 		return -EINVAL;
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = perfctr->iresume_cstatus;
 	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	vperfctr_load_ireset(perfctr);
 	vperfctr_write_end(kstate);
-	WRITE_ONCE(perfctr->pending_ovf, 0);
 	return 0;
 }
 
@@ -1123,48 +1149,53 @@ static struct vperfctr *vperfctr_of(struct fd f)
 	return fd_file(f)->private_data;
 }
 
-/* A new close-on-exec fd for @perfctr.  Consumes one reference. */
-static int vperfctr_create_fd(struct vperfctr *perfctr)
+/*
+ * A file on vperfctrfs, not yet on any state: the caller sets its
+ * private_data, or drops it with fput(), whose release then puts nothing.
+ */
+static struct file *vperfctr_new_file(void)
 {
 	struct inode *inode;
 	struct file *file;
-	int fd, err;
 
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		err = fd;
-		goto err_put;
-	}
 	inode = alloc_anon_inode(vperfctr_mnt->mnt_sb);
-	if (IS_ERR(inode)) {
-		err = PTR_ERR(inode);
-		goto err_fd;
-	}
+	if (IS_ERR(inode))
+		return ERR_CAST(inode);
 	file = alloc_file_pseudo(inode, vperfctr_mnt, "", O_RDONLY,
 				 &vperfctr_fops);
-	if (IS_ERR(file)) {
+	if (IS_ERR(file))
 		iput(inode);
-		err = PTR_ERR(file);
-		goto err_fd;
-	}
-	file->private_data = perfctr;
-	fd_install(fd, file);
-	return fd;
+	return file;
+}
 
-err_fd:
-	put_unused_fd(fd);
-err_put:
-	vperfctr_put(perfctr);
-	return err;
+/*
+ * A thread is exiting from its PTRACE_EVENT_EXIT stop on, though
+ * PF_EXITING is set only after that stop.  Which stop a tracee frozen by
+ * the caller is in, the siginfo of that stop says, stable while frozen.
+ */
+static bool vperfctr_task_exiting(struct task_struct *tsk)
+{
+	unsigned long flags;
+	bool exiting = tsk->flags & PF_EXITING;
+
+	if (!exiting && tsk != current && lock_task_sighand(tsk, &flags)) {
+		exiting = tsk->last_siginfo &&
+			  tsk->last_siginfo->si_code ==
+			  (SIGTRAP | (PTRACE_EVENT_EXIT << 8));
+		unlock_task_sighand(tsk, &flags);
+	}
+	return exiting;
 }
 
 /*
  * Attach @fresh to @tsk if @tsk has no state, or find the state it has.
+ * @tsk is current or frozen: whether it is exiting cannot change.
  * Return: the state with a new reference for the caller, or ERR_PTR().
  */
 static struct vperfctr *vperfctr_find_or_attach(struct task_struct *tsk,
 						struct vperfctr *fresh)
 {
+	bool exiting = fresh && vperfctr_task_exiting(tsk);
 	struct vperfctr *perfctr;
 
 	task_lock(tsk);
@@ -1173,7 +1204,7 @@ static struct vperfctr *vperfctr_find_or_attach(struct task_struct *tsk,
 		perfctr = ERR_PTR(-EEXIST);
 	} else if (!perfctr && !fresh) {
 		perfctr = ERR_PTR(-ENOENT);
-	} else if (!perfctr && (tsk->flags & PF_EXITING)) {
+	} else if (!perfctr && exiting) {
 		perfctr = ERR_PTR(-ESRCH);
 	} else {
 		if (!perfctr) {
@@ -1187,9 +1218,49 @@ static struct vperfctr *vperfctr_find_or_attach(struct task_struct *tsk,
 	return perfctr;
 }
 
+/*
+ * A descriptor for @tsk's state, attaching @fresh if it has none.
+ * Everything that can fail is done before the state is attached, so a
+ * call that fails leaves the thread as it found it.  Consumes the
+ * caller's reference to @fresh: once attached, it is the thread's.
+ */
+static int vperfctr_open_task(struct task_struct *tsk, struct vperfctr *fresh)
+{
+	struct vperfctr *perfctr;
+	struct file *file;
+	int fd, ret;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		vperfctr_put(fresh);
+		return fd;
+	}
+	file = vperfctr_new_file();
+	if (IS_ERR(file)) {
+		perfctr = ERR_CAST(file);
+	} else {
+		ret = vperfctr_freeze_owner(tsk);
+		perfctr = ret ? ERR_PTR(ret) :
+				vperfctr_find_or_attach(tsk, fresh);
+		if (!ret)
+			vperfctr_thaw_owner(tsk);
+	}
+	if (perfctr != fresh)
+		vperfctr_put(fresh);
+	if (IS_ERR(perfctr)) {
+		if (!IS_ERR(file))
+			fput(file);
+		put_unused_fd(fd);
+		return PTR_ERR(perfctr);
+	}
+	file->private_data = perfctr;
+	fd_install(fd, file);
+	return fd;
+}
+
 SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 {
-	struct vperfctr *perfctr, *fresh = NULL;
+	struct vperfctr *fresh = NULL;
 	struct task_struct *tsk;
 	int ret;
 
@@ -1205,25 +1276,11 @@ SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 	if (creat) {
 		fresh = vperfctr_alloc();
 		if (!fresh) {
-			ret = -ENOMEM;
-			goto out;
+			put_task_struct(tsk);
+			return -ENOMEM;
 		}
 	}
-	ret = vperfctr_freeze_owner(tsk);
-	if (ret) {
-		if (fresh)
-			vperfctr_put(fresh);
-		goto out;
-	}
-	perfctr = vperfctr_find_or_attach(tsk, fresh);
-	vperfctr_thaw_owner(tsk);
-	if (fresh && perfctr != fresh)
-		vperfctr_put(fresh);
-	if (IS_ERR(perfctr))
-		ret = PTR_ERR(perfctr);
-	else
-		ret = vperfctr_create_fd(perfctr);
-out:
+	ret = vperfctr_open_task(tsk, fresh);
 	put_task_struct(tsk);
 	return ret;
 }
@@ -1429,13 +1486,22 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	ret = vperfctr_freeze_owner(tsk);
 	if (ret)
 		goto out;
+	/*
+	 * With no overflow awaiting its restart nothing is touched: counters
+	 * still running keep running, and their next overflow is found and
+	 * signalled like any other.  With one, only the TSC runs, so the
+	 * suspend finds no overflow to lose.
+	 */
+	ret = -EINVAL;
 	local_irq_save(flags);
-	if (vperfctr_is_oncpu(perfctr))
-		vperfctr_suspend(perfctr);
-	ret = vperfctr_ireload(perfctr);
-	if (tsk == current &&
-	    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		vperfctr_resume(perfctr);
+	if (vperfctr_ireload_pending(perfctr)) {
+		if (vperfctr_is_oncpu(perfctr))
+			vperfctr_suspend(perfctr);
+		ret = vperfctr_ireload(perfctr);
+		if (tsk == current &&
+		    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+			vperfctr_resume(perfctr);
+	}
 	local_irq_restore(flags);
 	vperfctr_thaw_owner(tsk);
 out:

@@ -694,6 +694,8 @@ static void imode_overflow_stops_all_but_tsc_until_iresume(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kstate->cpu_state.cstatus, cstatus);
 	KUNIT_EXPECT_FALSE(test, kstate->flags & VPERFCTR_STATE_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, perfctr->icount[1], -3);
+	/* The overflow's signal, not sent yet, is sent all the same. */
+	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, BIT(1));
 	KUNIT_EXPECT_EQ(test, vperfctr_ireload(perfctr), -EINVAL);
 	vperfctr_resume(perfctr);
 	vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 1);
