@@ -8,12 +8,14 @@
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/nmi.h>
 #include <linux/perfctr.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <asm/perfctr.h>
@@ -195,6 +197,7 @@ static void fake_release_counter(u32 ctr_msr, u32 sel_msr)
 static int program_test_init(struct kunit *test)
 {
 	struct program_test_ctx *c;
+	int cpu;
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -210,6 +213,18 @@ static int program_test_init(struct kunit *test)
 	kunit_activate_static_stub(test, perfctr_overflow_interrupt,
 				   fake_overflow_interrupt);
 	kunit_activate_static_stub(test, perfctr_cpu_set_pce, fake_set_pce);
+	/*
+	 * The driver keeps per-CPU bits: the whole case on one CPU, even
+	 * where it sleeps.  The case runs in a kernel thread of its own,
+	 * which ends with it.
+	 */
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	/* And it finds the CPU disarmed: every case disarms what it arms. */
+	c->desc = &k10;
+	KUNIT_ASSERT_EQ_MSG(test, perfctr_cpu_ack_overflow(), 0,
+			    "an earlier case left counters armed");
+	c->desc = NULL;
 	c->pce = -1;
 	return 0;
 }
@@ -321,6 +336,7 @@ static void icelake_fixed_counters_get_pmi_and_global_bits(struct kunit *test)
 	setup_state(c);
 	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
+	disable(c);
 }
 
 static void perfmon_v1_has_no_global_control(struct kunit *test)
@@ -381,6 +397,7 @@ static void zen2_core_counters_interleave_control_and_count(struct kunit *test)
 	expect_writes(test, resume, ARRAY_SIZE(resume));
 	perfctr_cpu_read_counter(5);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc001020b);
+	disable(c);
 }
 
 static void zen4_perfmon_v2_global_control(struct kunit *test)
@@ -419,6 +436,7 @@ static void k10_legacy_counters(struct kunit *test)
 	expect_writes(test, resume, ARRAY_SIZE(resume));
 	perfctr_cpu_read_counter(3);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc0010007);
+	disable(c);
 	/* No fixed counters on AMD. */
 	c->control.pmc_map[0] = PERFCTR_MAP_X86_FIXED;
 	KUNIT_EXPECT_EQ(test, check(c, false), -EINVAL);
