@@ -2581,13 +2581,15 @@ TEST_F(vperfctr, fast_read_never_goes_back_while_sharing_a_cpu)
  * of another thread's page needs that, for the kernel's clock read at
  * suspend to be ordered against it.
  */
-#if defined(__x86_64__) || defined(__i386__)
+#if __has_builtin(__builtin_ia32_rdtsc)
 static __u64 monitor_tsc(void)
 {
-	unsigned int lo, hi;
+	__u64 tsc;
 
-	asm volatile("lfence; rdtsc; lfence" : "=a" (lo), "=d" (hi) :: "memory");
-	return (__u64)hi << 32 | lo;
+	__builtin_ia32_lfence();
+	tsc = __builtin_ia32_rdtsc();
+	__builtin_ia32_lfence();
+	return tsc;
 }
 #elif defined(__aarch64__)
 static __u64 monitor_tsc(void)
