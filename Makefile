@@ -7,7 +7,16 @@
 #                  the same on arm64, whose emulated PMU counts exactly:
 #                  perfex counts a known loop to the instruction
 #   make check     every test: host, KUnit and kselftests on a debug kernel,
-#                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel
+#                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel; among the
+#                  kselftests, short runs with fixed seeds of the fuzzer
+#                  (vperfctr_fuzz) and of the race stress (vperfctr_stress),
+#                  on x86 and on arm64
+#   make stress    the race stress and the fuzzer at once, on the debug
+#                  kernel in QEMU, for STRESS_SECONDS (default 60) with
+#                  STRESS_SEED (default: random, printed; give it again to
+#                  replay a run); fails on any violation or kernel report
+#   make stress ARCH=arm64
+#                  the same on the arm64 debug kernel, two CPUs, no PMU
 #   make run       boot the demo kernel with an interactive shell
 #   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
 #   make patch     the git am-able patch series, in $(O)/patches
@@ -16,7 +25,8 @@
 #
 # Variables: O=DIR (build directory, default ./build), KERNEL_SRC=DIR (your
 # own Linux 6.12 tree, used read-only, instead of Debian's linux-source-6.12),
-# JOBS=N (parallel jobs, default: number of CPUs).
+# JOBS=N (parallel jobs, default: number of CPUs), STRESS_SECONDS and
+# STRESS_SEED (make stress).
 
 TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 O		?= $(TOP)/build
@@ -50,7 +60,8 @@ export O
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
-	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64
+	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
+	stress initramfs-stress stress-x86 stress-arm64
 
 all: kernel-demo user
 
@@ -180,7 +191,8 @@ install:
 GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(USER)/examples/forker $(USER)/examples/self_count \
 	$(USER)/examples/irq_count $(USER)/examples/remote_read \
-	$(USER)/vperfctr_test $(TOP)/tools/perfex/tests/perfex-e2e.sh \
+	$(USER)/vperfctr_test $(USER)/vperfctr_fuzz $(USER)/vperfctr_stress \
+	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
 initramfs-demo: kernel-demo user
@@ -204,6 +216,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(USER_ARM64)/examples/insn_loop $(USER_ARM64)/examples/self_count \
 	$(USER_ARM64)/examples/irq_count $(USER_ARM64)/examples/remote_read \
 	$(USER_ARM64)/vperfctr_test $(USER_ARM64)/vperfctr_exact \
+	$(USER_ARM64)/vperfctr_fuzz $(USER_ARM64)/vperfctr_stress \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
@@ -254,10 +267,59 @@ bench: initramfs-bench
 check: | deps
 	@$(TOP)/scripts/check
 
+# --- Stress ------------------------------------------------------------------
+
+# The seed is drawn once per make run, printed, and given to the guest on
+# the kernel command line; STRESS_SEED=N replays a run.  QEMU's limit
+# covers the boot under KASAN, the stress's own grace for a scenario that
+# overruns, and the kmemleak scan, on top of STRESS_SECONDS.
+STRESS_SECONDS	?= 60
+ifeq ($(STRESS_SEED),)
+STRESS_SEED	:= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+STRESS_APPEND	= loglevel=7 perfctr_stress_seed=$(STRESS_SEED) \
+		  perfctr_stress_seconds=$(STRESS_SECONDS)
+
+# run_stress ARCH KERNEL INITRAMFS LOG: boot, then read the console: any
+# failed check, missing result or kernel report fails.
+define run_stress
+	@echo "  STRESS  $(1): seed $(STRESS_SEED), $(STRESS_SECONDS) s, console in $(4)"
+	@$(TOP)/scripts/run-qemu --arch $(1) \
+		--timeout $$(( $(STRESS_SECONDS) + 600 )) --log $(4) \
+		--append "$(STRESS_APPEND)" $(2) $(3) > /dev/null; \
+	out=$$($(TOP)/scripts/check-console $(4) vperfctr_stress vperfctr_fuzz); \
+	echo "$$out" | grep -v '^TOTAL'; \
+	if ! echo "$$out" | awk '/^TOTAL/ { exit $$3 != 0 }'; then \
+		echo "  STRESS  FAILED; replay: make stress STRESS_SEED=$(STRESS_SEED) STRESS_SECONDS=$(STRESS_SECONDS)"; \
+		exit 1; \
+	fi
+endef
+
+initramfs-stress: kernel-debug user
+	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-stress.cpio \
+		$(TOP)/scripts/guest/init-stress $(USER)/vperfctr_stress \
+		$(USER)/vperfctr_fuzz
+
+stress-x86: initramfs-stress
+	$(call run_stress,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-stress.cpio,$(O)/stress.log)
+
+stress-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-stress.cpio $(TOP)/scripts/guest/init-stress \
+		$(USER_ARM64)/vperfctr_stress $(USER_ARM64)/vperfctr_fuzz
+	$(call run_stress,arm64-nopmu,$(KARM64)/arch/arm64/boot/Image,$(O)/initramfs-arm64-stress.cpio,$(O)/stress-arm64.log)
+
+ifeq ($(ARCH),arm64)
+stress: stress-arm64
+else
+stress: stress-x86
+endif
+
 clean:
 	rm -rf $(USER) $(USER_ARM64) $(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
 		$(SERIES) $(O)/patches \
-		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results
+		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results \
+		$(O)/kselftest-perfctr
 
 distclean:
 	rm -rf $(O)
