@@ -41,6 +41,7 @@
 
 #include <linux/perfctr.h>
 
+#include "vperfctr_common.h"
 #include "vperfctr_syscalls.h"
 
 /*
@@ -59,25 +60,6 @@
  * switch.
  */
 #define BLOCKING_SLEEP_US	10000
-
-/*
- * NULL when the running kernel has perfctr, else why it has not.  A perfctr
- * kernel lists its pseudo file system, vperfctrfs, in /proc/filesystems.
- */
-static const char *perfctr_missing(void)
-{
-	char line[128];
-	bool found = false;
-	FILE *f;
-
-	f = fopen("/proc/filesystems", "r");
-	if (!f)
-		return "cannot read /proc/filesystems";
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strcmp(line, "nodev\tvperfctrfs\n");
-	fclose(f);
-	return found ? NULL : "kernel without CONFIG_PERFCTR: no vperfctrfs in /proc/filesystems";
-}
 
 static void start_tsc_control(struct vperfctr_control *control)
 {
@@ -2576,65 +2558,6 @@ TEST_F(vperfctr, fast_read_never_goes_back_while_sharing_a_cpu)
 	unmap_state(page);
 }
 
-/*
- * A monitor's clock, read strictly between the loads around it: a read
- * of another thread's page needs that, for the kernel's clock read at
- * suspend to be ordered against it.
- */
-#if __has_builtin(__builtin_ia32_rdtsc)
-static __u64 monitor_tsc(void)
-{
-	__u64 tsc;
-
-	__builtin_ia32_lfence();
-	tsc = __builtin_ia32_rdtsc();
-	__builtin_ia32_lfence();
-	return tsc;
-}
-#elif defined(__aarch64__)
-static __u64 monitor_tsc(void)
-{
-	__u64 tsc;
-
-	asm volatile("isb; mrs %0, cntvct_el0; isb" : "=r" (tsc) :: "memory");
-	return tsc;
-}
-#else
-static __u64 monitor_tsc(void)
-{
-	return 0;
-}
-#endif
-
-/* The TSC sum and task-clock (counter 0) of another thread's page. */
-static void monitor_read(const struct vperfctr_state *page, __u64 *tsc,
-			 __u64 *task_clock)
-{
-	__u32 seq, flags, cstatus, mult, shift;
-	__u64 tsc_start, clock_start, now;
-
-	do {
-		seq = __atomic_load_n(&page->seq, __ATOMIC_ACQUIRE);
-		flags = READ_ONCE(page->flags);
-		cstatus = READ_ONCE(page->cpu_state.cstatus);
-		mult = READ_ONCE(page->time_mult);
-		shift = READ_ONCE(page->time_shift);
-		*tsc = READ_ONCE(page->cpu_state.tsc_sum);
-		tsc_start = READ_ONCE(page->cpu_state.tsc_start);
-		*task_clock = READ_ONCE(page->cpu_state.pmc[0].sum);
-		clock_start = READ_ONCE(page->cpu_state.pmc[0].start);
-		now = monitor_tsc();
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while ((seq & 1) || READ_ONCE(page->seq) != seq);
-
-	if (!(flags & VPERFCTR_STATE_ONCPU))
-		return;
-	if (perfctr_cstatus_has_tsc(cstatus))
-		*tsc += now - tsc_start;
-	if (perfctr_cstatus_nrctrs(cstatus))
-		*task_clock += tsc_to_ns(now - clock_start, mult, shift);
-}
-
 /* A thread that counts the TSC and task-clock while it spins and yields. */
 struct monitored {
 	int cpu;
@@ -2677,7 +2600,7 @@ TEST_F(vperfctr, monitor_fast_read_never_goes_back)
 {
 	struct monitored m = { .cpu = 0, .fd = -1 };
 	struct yielder y = { .cpu = 0 };
-	__u64 prev_tsc, prev_clock, tsc, clock;
+	struct page_snap prev, cur;
 	pthread_t owner, yielder;
 	unsigned long i, snapshots = 1000000;
 
@@ -2691,13 +2614,15 @@ TEST_F(vperfctr, monitor_fast_read_never_goes_back)
 		sched_yield();
 	ASSERT_EQ(1, m.ready);
 
-	monitor_read(m.page, &prev_tsc, &prev_clock);
+	/* page_read() reads the clock strictly between its reads of seq. */
+	while (!page_read(m.page, &prev, 100))
+		;
 	for (i = 0; i < snapshots; i++) {
-		monitor_read(m.page, &tsc, &clock);
-		if (tsc < prev_tsc || clock < prev_clock)
+		while (!page_read(m.page, &cur, 100))
+			;
+		if (cur.tsc < prev.tsc || cur.pmc[0] < prev.pmc[0])
 			break;
-		prev_tsc = tsc;
-		prev_clock = clock;
+		prev = cur;
 	}
 	__atomic_store_n(&m.stop, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&y.stop, 1, __ATOMIC_RELEASE);
@@ -2705,13 +2630,13 @@ TEST_F(vperfctr, monitor_fast_read_never_goes_back)
 	ASSERT_EQ(0, pthread_join(yielder, NULL));
 	EXPECT_EQ(snapshots, i) {
 		TH_LOG("snapshot %lu: TSC %llu after %llu, task-clock %llu after %llu",
-		       i, (unsigned long long)tsc,
-		       (unsigned long long)prev_tsc,
-		       (unsigned long long)clock,
-		       (unsigned long long)prev_clock);
+		       i, (unsigned long long)cur.tsc,
+		       (unsigned long long)prev.tsc,
+		       (unsigned long long)cur.pmc[0],
+		       (unsigned long long)prev.pmc[0]);
 	}
 	/* The owner did switch, and count, while it was read. */
-	EXPECT_LT(0ull, prev_clock);
+	EXPECT_LT(0ull, prev.pmc[0]);
 	unmap_state(m.page);
 	close(m.fd);
 }
