@@ -35,11 +35,6 @@ void __perfctr_account_fault(struct vperfctr *perfctr,
 void __perfctr_drop_thread(struct task_struct *tsk);
 void __perfctr_notify_resume(struct vperfctr *perfctr);
 
-/* For the counter drivers. */
-void perfctr_overflow_interrupt(void);
-/* CPUs on which the hardware counters cannot be used, set by the driver. */
-extern struct cpumask perfctr_cpus_forbidden_mask;
-
 /* switch_to(): stop counting for the thread leaving the CPU. */
 static inline void perfctr_suspend_thread(struct task_struct *prev)
 {

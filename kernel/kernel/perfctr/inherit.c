@@ -23,7 +23,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "internal.h"
 
@@ -68,7 +68,7 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 		return NULL;
 	/* Cannot fail: the parent holds the counter hardware already. */
 	if (parent->hw_reserved) {
-		if (perfctr_cpu_reserve()) {
+		if (arch_perfctr_reserve()) {
 			vperfctr_put(child);
 			return NULL;
 		}

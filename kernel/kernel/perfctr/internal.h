@@ -49,7 +49,7 @@
  * @pending_ovf: counters whose overflow signal is not yet sent
  * @pending_sigill: a SIGILL for resuming on a forbidden CPU is not yet sent
  * @hw_reserved: the counter hardware is reserved for this state's control
- *		(perfctr_cpu_reserve()) until the control changes or the state
+ *		(arch_perfctr_reserve()) until the control changes or the state
  *		is freed
  *
  * The fields from @nrhw on are the owner's: they change with interrupts

@@ -56,7 +56,7 @@
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 #include <kunit/static_stub.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "internal.h"
 
@@ -143,7 +143,7 @@ void vperfctr_put(struct vperfctr *perfctr)
 		struct vperfctr *parent = perfctr->parent;
 
 		if (perfctr->hw_reserved)
-			perfctr_cpu_release();
+			arch_perfctr_release();
 		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
 		perfctr = parent;
 	}
@@ -237,7 +237,7 @@ static u64 vperfctr_read_tsc_after_begin(void)
 {
 	/* Pairs with the reader's clock read before its second seq load. */
 	mb();
-	return perfctr_cpu_read_tsc();
+	return arch_perfctr_read_tsc();
 }
 
 /*
@@ -275,7 +275,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	if (vperfctr_needs_tsc(perfctr, cstatus))
 		tsc = vperfctr_read_tsc_after_begin();
 	if (perfctr->nrhw && nrctrs)
-		perfctr_cpu_disable(state);
+		arch_perfctr_disable(state);
 	for (i = 0; i < nrctrs; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 now, delta;
@@ -290,7 +290,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 		}
 		if (vperfctr_map_is_software(pmc->map))
 			continue;
-		now = perfctr_cpu_read_counter(pmc->map);
+		now = arch_perfctr_read_counter(pmc->map);
 		pmc->sum += (now - pmc->start) & vperfctr_width_mask(pmc->width);
 		if (!vperfctr_is_imode(cstatus, i))
 			continue;
@@ -322,7 +322,7 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 tsc, itimer_ns;
 
-	tsc = vperfctr_needs_tsc(perfctr, cstatus) ? perfctr_cpu_read_tsc() : 0;
+	tsc = vperfctr_needs_tsc(perfctr, cstatus) ? arch_perfctr_read_tsc() : 0;
 	vperfctr_write_begin(kstate);
 	if (perfctr_cstatus_has_tsc(cstatus))
 		state->tsc_start = tsc;
@@ -334,12 +334,12 @@ void vperfctr_resume(struct vperfctr *perfctr)
 		else if (vperfctr_map_is_software(pmc->map))
 			continue;
 		else if (vperfctr_is_imode(cstatus, i))
-			perfctr_cpu_write_counter(pmc->map, pmc->start);
+			arch_perfctr_write_counter(pmc->map, pmc->start);
 		else
-			pmc->start = perfctr_cpu_read_counter(pmc->map);
+			pmc->start = arch_perfctr_read_counter(pmc->map);
 	}
 	if (perfctr->nrhw && nrctrs)
-		perfctr_cpu_enable(state, &perfctr->control.cpu_control);
+		arch_perfctr_enable(state, &perfctr->control.cpu_control);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
 	vperfctr_write_end(kstate);
 
@@ -509,7 +509,7 @@ static void vperfctr_stop(struct vperfctr *perfctr)
 	kstate->flags &= ~(VPERFCTR_STATE_OVERFLOW | VPERFCTR_STATE_RDPMC);
 	vperfctr_write_end(kstate);
 	if (user_read && current->thread.perfctr == perfctr)
-		perfctr_cpu_user_read(false);
+		arch_perfctr_user_read(false);
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 }
@@ -570,6 +570,45 @@ static int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 	return 0;
 }
 
+/*
+ * A hardware counter: one the driver accepts, not used twice, within the
+ * machine's count, and in interrupt mode preset within its width.
+ */
+static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
+				   unsigned int i, unsigned int nrhw,
+				   bool allow_kernel)
+{
+	const struct perfctr_pmu *pmu = arch_perfctr_pmu();
+	u32 map = cc->pmc_map[i];
+	s64 ireset = cc->ireset[i];
+	unsigned int j;
+	u32 width;
+	int err;
+
+	if (nrhw > pmu->nrctrs + pmu->nrfixed)
+		return -EINVAL;
+	err = arch_perfctr_check_counter(map, cc->evntsel[i], ireset,
+					 allow_kernel);
+	if (err && err != -EACCES)
+		return err;
+	/* The driver accepted both: equal names are the same counter. */
+	for (j = 0; j < i; j++)
+		if (cc->pmc_map[j] == map)
+			return -EINVAL;
+	if (i >= cc->nractrs) {
+		/*
+		 * Preset to ireset, a counter interrupts when it counts past
+		 * zero; more than half its range could not be told from an
+		 * overflowed one (vperfctr_hw_overflowed()).
+		 */
+		width = arch_perfctr_counter_width(map);
+		if (ireset >= 0 ||
+		    (width < 64 && ireset < -(s64)BIT_ULL(width - 1)))
+			return -EINVAL;
+	}
+	return err;
+}
+
 /**
  * vperfctr_check_control - validate a control before it is used
  * @control: the control as copied from user space
@@ -577,17 +616,18 @@ static int vperfctr_check_software(const struct perfctr_cpu_control *cc,
  *
  * Reserved fields and unknown flags must be zero, so that they can be
  * given a meaning later; entries beyond the counters in use must be zero
- * too.  Software counters are checked here, hardware counters by the
- * counter driver.
+ * too.  Every counter is checked here, the driver being asked only whether
+ * its hardware can count one hardware counter so.
  *
  * Return: 0, -EINVAL for a malformed control or one this machine cannot
- * count, -EACCES for kernel-mode counting without the privilege.
+ * count, -EACCES for kernel-mode counting without the privilege (only if
+ * nothing else is wrong).
  */
 int vperfctr_check_control(const struct vperfctr_control *control,
 			   bool allow_kernel)
 {
 	const struct perfctr_cpu_control *cc = &control->cpu_control;
-	unsigned int i, nrctrs;
+	unsigned int i, nrctrs, nrhw = 0;
 	int err, eacces = 0;
 
 	if (control->flags || control->_reserved0 || cc->_reserved0 ||
@@ -610,16 +650,17 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 		if (cc->ireset[i])
 			return -EINVAL;
 	for (i = 0; i < nrctrs; i++) {
-		if (!vperfctr_map_is_software(cc->pmc_map[i]))
-			continue;
-		err = vperfctr_check_software(cc, i, allow_kernel);
+		if (vperfctr_map_is_software(cc->pmc_map[i]))
+			err = vperfctr_check_software(cc, i, allow_kernel);
+		else
+			err = vperfctr_check_hardware(cc, i, ++nrhw,
+						      allow_kernel);
 		if (err == -EACCES)
 			eacces = err;
 		else if (err)
 			return err;
 	}
-	err = perfctr_cpu_check_control(cc, allow_kernel);
-	return err ? err : eacces;
+	return eacces;
 }
 
 /* The sampling timer: at 8 events per cycle, sample at half the wrap. */
@@ -717,19 +758,19 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 			pmc->width = 64;
 			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
 		} else {
-			pmc->width = perfctr_cpu_counter_width(map);
+			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);
 			perfctr->nrhw++;
 		}
 	}
 	vperfctr_load_ireset(perfctr);
-	if (perfctr->nrhw && perfctr_cpu_has_user_read())
+	if (perfctr->nrhw && arch_perfctr_has_user_read())
 		kstate->flags |= VPERFCTR_STATE_RDPMC;
 	else
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
-		vperfctr_sample_interval(min_width, perfctr_cpu_desc.cpu_khz) : 0;
+		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;
 	perfctr->ticks_left = perfctr->sample_ticks;
 }
 
@@ -776,7 +817,7 @@ void __perfctr_suspend_thread(struct vperfctr *perfctr)
 	u32 ovf;
 
 	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-		perfctr_cpu_user_read(false);
+		arch_perfctr_user_read(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
 	ovf = vperfctr_suspend(perfctr);
@@ -798,7 +839,7 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
 		return false;
 	if (kstate->flags & VPERFCTR_STATE_RDPMC)
-		perfctr_cpu_user_read(false);
+		arch_perfctr_user_read(false);
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = 0;
 	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
@@ -814,7 +855,7 @@ void __perfctr_resume_thread(struct vperfctr *perfctr)
 	u32 ovf = 0;
 
 	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-		perfctr_cpu_user_read(true);
+		arch_perfctr_user_read(true);
 	if (!perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
 		return;
 	if (vperfctr_on_forbidden_cpu(perfctr, cpu))
@@ -1341,14 +1382,14 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	if (want_hw) {
 		/* Affinity is changed only for a control that is set. */
 		if (!perfctr->hw_reserved) {
-			ret = perfctr_cpu_reserve();
+			ret = arch_perfctr_reserve();
 			if (ret)
 				goto thaw;
 		}
 		ret = vperfctr_restrict_cpus(tsk);
 		if (ret) {
 			if (!perfctr->hw_reserved)
-				perfctr_cpu_release();
+				arch_perfctr_release();
 			goto thaw;
 		}
 	} else if (perfctr->hw_reserved) {
@@ -1363,7 +1404,7 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	vperfctr_set_control(perfctr, &control);
 	if (tsk == current) {
 		if (user_read || perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-			perfctr_cpu_user_read(perfctr->kstate->flags &
+			arch_perfctr_user_read(perfctr->kstate->flags &
 					      VPERFCTR_STATE_RDPMC);
 		if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus)) {
 			perfctr->last_cpu = smp_processor_id();
@@ -1373,7 +1414,7 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	local_irq_restore(flags);
 	perfctr->hw_reserved = want_hw;
 	if (release_hw)
-		perfctr_cpu_release();
+		arch_perfctr_release();
 thaw:
 	vperfctr_thaw_owner(tsk);
 out:
@@ -1518,9 +1559,9 @@ static int __init vperfctrfs_init(void)
 	int err;
 
 	/* TSC ticks to ns, exact enough over 1000 s (10^6 ms) of ticks. */
-	if (perfctr_cpu_desc.tsc_khz)
+	if (arch_perfctr_pmu()->tsc_khz)
 		clocks_calc_mult_shift(&vperfctr_time_mult, &vperfctr_time_shift,
-				       perfctr_cpu_desc.tsc_khz, NSEC_PER_MSEC,
+				       arch_perfctr_pmu()->tsc_khz, NSEC_PER_MSEC,
 				       1000000);
 	err = register_filesystem(&vperfctrfs_type);
 

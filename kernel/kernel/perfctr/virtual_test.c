@@ -10,7 +10,7 @@
 #include <linux/signal.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "internal.h"
 
@@ -23,6 +23,7 @@ struct vperfctr_test_ctx {
 	bool user_read_ok;	/* what the driver says of rdpmc */
 	int user_read;		/* -1: never asked, else the last answer */
 	unsigned int user_read_calls;
+	struct perfctr_pmu pmu;	/* four counters of @width bits */
 };
 
 static struct vperfctr_test_ctx *vperfctr_test_ctx(void)
@@ -44,7 +45,7 @@ static int vperfctr_test_init(struct kunit *test)
 	ctx->perfctr = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, ctx->perfctr);
 	test->priv = ctx;
-	kunit_activate_static_stub(test, perfctr_cpu_read_tsc, fake_read_tsc);
+	kunit_activate_static_stub(test, arch_perfctr_read_tsc, fake_read_tsc);
 	return 0;
 }
 
@@ -74,10 +75,15 @@ static void fake_disable(const struct perfctr_cpu_state *state)
 	vperfctr_test_ctx()->enabled = false;
 }
 
-static int fake_check_control(const struct perfctr_cpu_control *control,
+static int fake_check_counter(u32 map, u64 evntsel, s64 ireset,
 			      bool allow_kernel)
 {
 	return 0;
+}
+
+static const struct perfctr_pmu *fake_pmu(void)
+{
+	return &vperfctr_test_ctx()->pmu;
 }
 
 static bool fake_has_user_read(void)
@@ -99,19 +105,23 @@ static void use_fake_pmu(struct kunit *test, u32 width)
 	struct vperfctr_test_ctx *ctx = test->priv;
 
 	ctx->width = width;
-	kunit_activate_static_stub(test, perfctr_cpu_read_counter,
+	ctx->pmu = *arch_perfctr_pmu();
+	ctx->pmu.nrctrs = ARRAY_SIZE(ctx->hw);
+	ctx->pmu.ctr_width = width;
+	kunit_activate_static_stub(test, arch_perfctr_read_counter,
 				   fake_read_counter);
-	kunit_activate_static_stub(test, perfctr_cpu_write_counter,
+	kunit_activate_static_stub(test, arch_perfctr_write_counter,
 				   fake_write_counter);
-	kunit_activate_static_stub(test, perfctr_cpu_counter_width,
+	kunit_activate_static_stub(test, arch_perfctr_counter_width,
 				   fake_counter_width);
-	kunit_activate_static_stub(test, perfctr_cpu_enable, fake_enable);
-	kunit_activate_static_stub(test, perfctr_cpu_disable, fake_disable);
-	kunit_activate_static_stub(test, perfctr_cpu_check_control,
-				   fake_check_control);
-	kunit_activate_static_stub(test, perfctr_cpu_has_user_read,
+	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
+	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
+	kunit_activate_static_stub(test, arch_perfctr_check_counter,
+				   fake_check_counter);
+	kunit_activate_static_stub(test, arch_perfctr_pmu, fake_pmu);
+	kunit_activate_static_stub(test, arch_perfctr_has_user_read,
 				   fake_has_user_read);
-	kunit_activate_static_stub(test, perfctr_cpu_user_read, fake_user_read);
+	kunit_activate_static_stub(test, arch_perfctr_user_read, fake_user_read);
 	ctx->user_read = -1;
 }
 
@@ -224,7 +234,7 @@ static void check_control_rejects_bad_tsc_on_and_signal(struct kunit *test)
 
 static void check_control_rejects_more_counters_than_hardware(struct kunit *test)
 {
-	u32 avail = perfctr_cpu_desc.nrctrs + perfctr_cpu_desc.nrfixed;
+	u32 avail = arch_perfctr_pmu()->nrctrs + arch_perfctr_pmu()->nrfixed;
 	struct vperfctr_control control;
 
 	tsc_control(&control, 1);

@@ -7,7 +7,23 @@
 
 #include <linux/interrupt.h>
 #include <linux/types.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
+
+/**
+ * struct perfctr_cpu_desc - what the counter hardware of this machine has
+ * @pmu:	what the generic core is told
+ * @pmuver:	ID_AA64DFR0_EL1.PMUVer
+ * @irq:	the PMU's per-CPU interrupt, 0 without one
+ *
+ * Filled in once at boot and never changed afterwards.
+ */
+struct perfctr_cpu_desc {
+	struct perfctr_pmu	pmu;
+	u32		pmuver;
+	int		irq;
+};
+
+extern struct perfctr_cpu_desc perfctr_cpu_desc;
 
 /* The PMUv3 registers the driver uses; n is the counter for the first two. */
 enum perfctr_pmu_reg {

@@ -34,7 +34,7 @@
 #include <clocksource/arm_arch_timer.h>
 #include <asm/arch_timer.h>
 #include <asm/arm_pmuv3.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 #include <asm/virt.h>
 
 #include "perfctr.h"
@@ -54,16 +54,16 @@ static DEFINE_PER_CPU(u8, perfctr_pmu_cookie);
 					 PERFCTR_ARM64_EXCLUDE_EL0)
 
 /**
- * perfctr_cpu_read_tsc - read the generic timer's virtual count
+ * arch_perfctr_read_tsc - read the generic timer's virtual count
  *
  * The counter user space reads as CNTVCT_EL0, ordered after earlier
  * instructions as the vDSO orders it.
  *
  * Return: the current count.
  */
-u64 perfctr_cpu_read_tsc(void)
+u64 arch_perfctr_read_tsc(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_tsc);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_tsc);
 	return __arch_counter_get_cntvct();
 }
 
@@ -149,15 +149,26 @@ const struct perfctr_cpu_desc *perfctr_cpu_active_desc(void)
 	return &perfctr_cpu_desc;
 }
 
+/**
+ * arch_perfctr_pmu - the description of the counter hardware
+ *
+ * Return: the part of the boot-time description the core uses.
+ */
+const struct perfctr_pmu *arch_perfctr_pmu(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_pmu);
+	return &perfctr_cpu_active_desc()->pmu;
+}
+
 static void perfctr_cpu_set_timer_only(struct perfctr_cpu_desc *desc)
 {
-	desc->name = "arm64 timer";
-	desc->cpu_type = PERFCTR_ARM64_GENERIC;
-	desc->nrctrs = 0;
-	desc->ctr_width = 0;
-	desc->nrfixed = 0;
-	desc->fixed_width = 0;
-	desc->features = PERFCTR_FEATURE_RDTSC;
+	desc->pmu.name = "arm64 timer";
+	desc->pmu.cpu_type = PERFCTR_ARM64_GENERIC;
+	desc->pmu.nrctrs = 0;
+	desc->pmu.ctr_width = 0;
+	desc->pmu.nrfixed = 0;
+	desc->pmu.fixed_width = 0;
+	desc->pmu.features = PERFCTR_FEATURE_RDTSC;
 }
 
 /**
@@ -178,14 +189,14 @@ void perfctr_cpu_describe(struct perfctr_cpu_desc *desc, u32 pmuver,
 		perfctr_cpu_set_timer_only(desc);
 		return;
 	}
-	desc->name = "arm64 PMUv3";
-	desc->cpu_type = PERFCTR_ARM64_PMUV3;
-	desc->nrctrs = min_t(u32, FIELD_GET(ARMV8_PMU_PMCR_N, pmcr),
+	desc->pmu.name = "arm64 PMUv3";
+	desc->pmu.cpu_type = PERFCTR_ARM64_PMUV3;
+	desc->pmu.nrctrs = min_t(u32, FIELD_GET(ARMV8_PMU_PMCR_N, pmcr),
 			     ARMV8_PMU_MAX_GENERAL_COUNTERS);
-	desc->ctr_width = is_pmuv3p5(pmuver) ? 64 : 32;
-	desc->nrfixed = 1;
-	desc->fixed_width = 64;
-	desc->features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC |
+	desc->pmu.ctr_width = is_pmuv3p5(pmuver) ? 64 : 32;
+	desc->pmu.nrfixed = 1;
+	desc->pmu.fixed_width = 64;
+	desc->pmu.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC |
 			 PERFCTR_FEATURE_PCINT;
 }
 
@@ -203,30 +214,42 @@ static bool perfctr_map_is_cycles(u32 map)
 /* PMCR_EL0.N may be 0: a PMU with the cycle counter alone. */
 static u32 perfctr_all_bits(const struct perfctr_cpu_desc *desc)
 {
-	if (!desc->nrfixed)
+	if (!desc->pmu.nrfixed)
 		return 0;
-	return (u32)(BIT_ULL(desc->nrctrs) - 1) |
+	return (u32)(BIT_ULL(desc->pmu.nrctrs) - 1) |
 	       perfctr_map_bit(PERFCTR_MAP_ARM64_CYCLES);
 }
 
-static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
-				 const struct perfctr_cpu_control *control,
-				 unsigned int i, bool allow_kernel)
+/**
+ * arch_perfctr_check_counter - may this machine count a hardware counter so
+ * @map: the counter, as named in pmc_map[]: an event counter's index, or
+ *	PERFCTR_MAP_ARM64_CYCLES for the cycle counter
+ * @evntsel: its event selector
+ * @ireset: 0 for an accumulation-mode counter, else the (negative) value an
+ *	interrupt-mode counter is preset to; the core has checked it against
+ *	the counter's width
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Return: 0 if it may; -EINVAL for a counter out of range, an event
+ * selector bit other than the event number and the EL0/EL1 exclusions,
+ * both modes excluded, a cycle counter set to another event, or an
+ * interrupt-mode counter without an overflow interrupt; -EACCES for
+ * counting EL1 without the privilege.
+ */
+int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
+			       bool allow_kernel)
 {
-	u32 map = control->pmc_map[i];
-	u64 evntsel = control->evntsel[i];
-	u32 width;
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
+				   ireset, allow_kernel);
 	if (perfctr_map_is_cycles(map)) {
-		if (!desc->nrfixed ||
+		if (!desc->pmu.nrfixed ||
 		    (evntsel & PERFCTR_ARM64_EVENT_MASK) !=
 		    PERFCTR_ARM64_CPU_CYCLES)
 			return -EINVAL;
-		width = desc->fixed_width;
-	} else {
-		if (map >= desc->nrctrs)
-			return -EINVAL;
-		width = desc->ctr_width;
+	} else if (map >= desc->pmu.nrctrs) {
+		return -EINVAL;
 	}
 	if (evntsel & ~(u64)PERFCTR_ARM64_EVNTSEL_USER)
 		return -EINVAL;
@@ -234,101 +257,49 @@ static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
 	if ((evntsel & PERFCTR_ARM64_EXCLUDE_EL1) &&
 	    (evntsel & PERFCTR_ARM64_EXCLUDE_EL0))
 		return -EINVAL;
-	if (i >= control->nractrs) {
-		s64 ireset = control->ireset[i];
-
-		/*
-		 * Preset to ireset, a counter interrupts when it counts past
-		 * zero; more than half its range could not be told from an
-		 * overflowed one (vperfctr_hw_overflowed()).
-		 */
-		if (!(desc->features & PERFCTR_FEATURE_PCINT) || ireset >= 0 ||
-		    (width < 64 && -ireset > BIT_ULL(width - 1)))
-			return -EINVAL;
-	}
+	if (ireset && !(desc->pmu.features & PERFCTR_FEATURE_PCINT))
+		return -EINVAL;
 	if (!(evntsel & PERFCTR_ARM64_EXCLUDE_EL1) && !allow_kernel)
 		return -EACCES;
 	return 0;
 }
 
 /**
- * perfctr_cpu_check_control - validate the hardware part of a control
- * @control: the control as copied from user space
- * @allow_kernel: whether the caller may count kernel-mode events
- *
- * Software counters have been checked by the caller and are skipped.
- *
- * Return: 0 if this machine can count what @control asks for; -EINVAL for
- * more counters than there are, a counter used twice or out of range, an
- * event selector bit other than the event number and the EL0/EL1
- * exclusions, or a cycle counter set to another event; -EACCES for
- * counting EL1 without the privilege.
- */
-int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
-			      bool allow_kernel)
-{
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
-	u32 i, nrctrs = control->nractrs + control->nrictrs, nrhw = 0;
-	u32 used = 0;
-	int err, eacces = 0;
-
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_check_control, control,
-				   allow_kernel);
-	for (i = 0; i < nrctrs; i++) {
-		u32 map = control->pmc_map[i];
-
-		if (map & PERFCTR_MAP_SOFTWARE)
-			continue;
-		if (++nrhw > desc->nrctrs + desc->nrfixed)
-			return -EINVAL;
-		err = perfctr_check_counter(desc, control, i, allow_kernel);
-		if (err == -EACCES)
-			eacces = err;
-		else if (err)
-			return err;
-		if (used & perfctr_map_bit(map))
-			return -EINVAL;
-		used |= perfctr_map_bit(map);
-	}
-	return eacces;
-}
-
-/**
- * perfctr_cpu_counter_width - how many bits a hardware counter has
+ * arch_perfctr_counter_width - how many bits a hardware counter has
  * @map: the counter, as named in pmc_map[]
  *
  * Return: the width in bits.
  */
-u32 perfctr_cpu_counter_width(u32 map)
+u32 arch_perfctr_counter_width(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_counter_width, map);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
 	if (perfctr_map_is_cycles(map))
-		return perfctr_cpu_active_desc()->fixed_width;
-	return perfctr_cpu_active_desc()->ctr_width;
+		return perfctr_cpu_active_desc()->pmu.fixed_width;
+	return perfctr_cpu_active_desc()->pmu.ctr_width;
 }
 
 /**
- * perfctr_cpu_read_counter - read a hardware counter
+ * arch_perfctr_read_counter - read a hardware counter
  * @map: the counter, as named in pmc_map[]
  *
  * Return: its raw value.
  */
-u64 perfctr_cpu_read_counter(u32 map)
+u64 arch_perfctr_read_counter(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_counter, map);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
 	if (perfctr_map_is_cycles(map))
 		return perfctr_pmu_read(PERFCTR_PMCCNTR, 0);
 	return perfctr_pmu_read(PERFCTR_PMEVCNTR, map);
 }
 
 /**
- * perfctr_cpu_write_counter - preset a hardware counter
+ * arch_perfctr_write_counter - preset a hardware counter
  * @map: the counter, as named in pmc_map[]
  * @value: the raw value to load, e.g. an interrupt-mode reset value
  */
-void perfctr_cpu_write_counter(u32 map, u64 value)
+void arch_perfctr_write_counter(u32 map, u64 value)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_write_counter, map, value);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
 	if (perfctr_map_is_cycles(map))
 		perfctr_pmu_write(PERFCTR_PMCCNTR, 0, value);
 	else
@@ -349,7 +320,7 @@ static u64 perfctr_evtyper(u64 evntsel)
 }
 
 /**
- * perfctr_cpu_enable - program the event types and start counting
+ * arch_perfctr_enable - program the event types and start counting
  * @state: the counters, their start values already loaded
  * @control: the event selectors
  *
@@ -357,14 +328,14 @@ static u64 perfctr_evtyper(u64 evntsel)
  * filter PMCCFILTR_EL0; interrupt-mode counters their PMINTENSET_EL0 bit;
  * then all start together through PMCNTENSET_EL0.
  */
-void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
+void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			const struct perfctr_cpu_control *control)
 {
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u32 enable = 0, imode = 0;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_enable, state, control);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 		u64 type;
@@ -390,7 +361,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 }
 
 /**
- * perfctr_cpu_disable - stop the hardware counters of a state
+ * arch_perfctr_disable - stop the hardware counters of a state
  * @state: the counters
  *
  * The counters stop, their interrupts are disarmed and their overflow
@@ -398,12 +369,12 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
  * for the next thread on this CPU.  An overflow is not lost: the core
  * finds it from the counter's value.  Interrupts off.
  */
-void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
+void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u32 used = 0, imode;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_disable, state);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 
@@ -419,37 +390,37 @@ void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
 }
 
 /**
- * perfctr_cpu_reserve - make the counters this driver's for a control
+ * arch_perfctr_reserve - make the counters this driver's for a control
  *
  * The PMU was claimed at boot, or is not used at all: nothing to do.
  *
  * Return: 0.
  */
-int perfctr_cpu_reserve(void)
+int arch_perfctr_reserve(void)
 {
 	return 0;
 }
 
 /**
- * perfctr_cpu_release - end a perfctr_cpu_reserve()
+ * arch_perfctr_release - end a arch_perfctr_reserve()
  */
-void perfctr_cpu_release(void)
+void arch_perfctr_release(void)
 {
 }
 
 /**
- * perfctr_cpu_has_user_read - can threads read their counters at EL0?
+ * arch_perfctr_has_user_read - can threads read their counters at EL0?
  *
  * Return: true if this machine has counters to read.
  */
-bool perfctr_cpu_has_user_read(void)
+bool arch_perfctr_has_user_read(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_has_user_read);
-	return perfctr_cpu_active_desc()->features & PERFCTR_FEATURE_RDPMC;
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
+	return perfctr_cpu_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
 /**
- * perfctr_cpu_user_read - let the thread about to run read the counters
+ * arch_perfctr_user_read - let the thread about to run read the counters
  * @allow: whether it may
  *
  * PMUSERENR_EL0.ER and .CR let EL0 read the event counters and the cycle
@@ -458,16 +429,16 @@ bool perfctr_cpu_has_user_read(void)
  * the counters used on this CPU since they were last zeroed are zeroed
  * first: a thread sees no counts but its own.  Interrupts off.
  */
-void perfctr_cpu_user_read(bool allow)
+void arch_perfctr_user_read(bool allow)
 {
 	unsigned long dirty;
 	unsigned int bit;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_user_read, allow);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
 		dirty = this_cpu_xchg(perfctr_dirty_bits, 0);
 		for_each_set_bit(bit, &dirty, 32)
-			perfctr_cpu_write_counter(bit, 0);
+			arch_perfctr_write_counter(bit, 0);
 	}
 	perfctr_pmu_write(PERFCTR_PMUSERENR, 0,
 			  allow ? ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR :
@@ -512,7 +483,7 @@ void perfctr_cpu_reset(void)
 	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C |
 		   ARMV8_PMU_PMCR_LC;
 
-	if (desc->ctr_width == 64)
+	if (desc->pmu.ctr_width == 64)
 		pmcr |= ARMV8_PMU_PMCR_LP;
 	perfctr_pmu_write(PERFCTR_PMCNTENCLR, 0, all);
 	perfctr_pmu_write(PERFCTR_PMINTENCLR, 0, all);
@@ -534,7 +505,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 	const struct perfctr_cpu_desc *desc = &perfctr_cpu_desc;
 	u32 n = FIELD_GET(ARMV8_PMU_PMCR_N, read_pmcr());
 
-	if (n < desc->nrctrs || read_pmuver() != desc->pmuver)
+	if (n < desc->pmu.nrctrs || read_pmuver() != desc->pmuver)
 		cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
 	perfctr_cpu_reset();
 	enable_percpu_irq(desc->irq, IRQ_TYPE_NONE);
@@ -600,8 +571,8 @@ static int __init perfctr_cpu_init(void)
 	int err;
 
 	perfctr_cpu_describe(desc, read_pmuver(), read_pmcr());
-	desc->tsc_khz = arch_timer_get_rate() / 1000;
-	if (desc->nrfixed) {
+	desc->pmu.tsc_khz = arch_timer_get_rate() / 1000;
+	if (desc->pmu.nrfixed) {
 		desc->irq = perfctr_cpu_claim_irq(&why);
 		if (!desc->irq)
 			perfctr_cpu_set_timer_only(desc);
@@ -620,10 +591,10 @@ static int __init perfctr_cpu_init(void)
 		}
 	}
 	if (why)
-		pr_info("perfctr: %s: %s, PMU left to perf\n", desc->name, why);
+		pr_info("perfctr: %s: %s, PMU left to perf\n", desc->pmu.name, why);
 	else
 		pr_info("perfctr: %s owns the PMU: %u counters of %u bits and the cycle counter\n",
-			desc->name, desc->nrctrs, desc->ctr_width);
+			desc->pmu.name, desc->pmu.nrctrs, desc->pmu.ctr_width);
 	return 0;
 }
 arch_initcall(perfctr_cpu_init);

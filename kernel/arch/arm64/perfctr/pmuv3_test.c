@@ -19,7 +19,7 @@
 #include <linux/irqflags.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/sched.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "perfctr.h"
 #include "../../../kernel/perfctr/internal.h"
@@ -126,13 +126,13 @@ static void describe_pmuv3_32bit(struct kunit *test)
 
 	perfctr_cpu_describe(&d, PMUVER_V3P4,
 			     FIELD_PREP(ARMV8_PMU_PMCR_N, 6) | ARMV8_PMU_PMCR_E);
-	KUNIT_EXPECT_STREQ(test, d.name, "arm64 PMUv3");
-	KUNIT_EXPECT_EQ(test, d.cpu_type, PERFCTR_ARM64_PMUV3);
-	KUNIT_EXPECT_EQ(test, d.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, d.ctr_width, 32);
-	KUNIT_EXPECT_EQ(test, d.nrfixed, 1);
-	KUNIT_EXPECT_EQ(test, d.fixed_width, 64);
-	KUNIT_EXPECT_EQ(test, d.features, PERFCTR_FEATURE_RDTSC |
+	KUNIT_EXPECT_STREQ(test, d.pmu.name, "arm64 PMUv3");
+	KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, PERFCTR_ARM64_PMUV3);
+	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, 6);
+	KUNIT_EXPECT_EQ(test, d.pmu.ctr_width, 32);
+	KUNIT_EXPECT_EQ(test, d.pmu.nrfixed, 1);
+	KUNIT_EXPECT_EQ(test, d.pmu.fixed_width, 64);
+	KUNIT_EXPECT_EQ(test, d.pmu.features, PERFCTR_FEATURE_RDTSC |
 			PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_PCINT);
 }
 
@@ -142,8 +142,8 @@ static void describe_pmuv3p5_64bit(struct kunit *test)
 
 	perfctr_cpu_describe(&d, PMUVER_V3P5,
 			     FIELD_PREP(ARMV8_PMU_PMCR_N, 20));
-	KUNIT_EXPECT_EQ(test, d.nrctrs, 20);
-	KUNIT_EXPECT_EQ(test, d.ctr_width, 64);
+	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, 20);
+	KUNIT_EXPECT_EQ(test, d.pmu.ctr_width, 64);
 }
 
 static void describe_no_pmuv3_is_timer_only(struct kunit *test)
@@ -157,10 +157,10 @@ static void describe_no_pmuv3_is_timer_only(struct kunit *test)
 
 		perfctr_cpu_describe(&d, pmuvers[i],
 				     FIELD_PREP(ARMV8_PMU_PMCR_N, 6));
-		KUNIT_EXPECT_STREQ(test, d.name, "arm64 timer");
-		KUNIT_EXPECT_EQ(test, d.cpu_type, PERFCTR_ARM64_GENERIC);
-		KUNIT_EXPECT_EQ(test, d.nrctrs + d.nrfixed, 0);
-		KUNIT_EXPECT_EQ(test, d.features, PERFCTR_FEATURE_RDTSC);
+		KUNIT_EXPECT_STREQ(test, d.pmu.name, "arm64 timer");
+		KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, PERFCTR_ARM64_GENERIC);
+		KUNIT_EXPECT_EQ(test, d.pmu.nrctrs + d.pmu.nrfixed, 0);
+		KUNIT_EXPECT_EQ(test, d.pmu.features, PERFCTR_FEATURE_RDTSC);
 	}
 }
 
@@ -175,37 +175,49 @@ static void one_counter(struct perfctr_cpu_control *cc, u32 map, u64 evntsel)
 	cc->evntsel[0] = evntsel;
 }
 
+/* The whole control, as vperfctr_control() checks it. */
+static int check_cpu_control(const struct perfctr_cpu_control *cc,
+			     bool allow_kernel)
+{
+	struct vperfctr_control control = {
+		.cpu_control = *cc,
+		.si_signo = SIGIO,
+	};
+
+	return vperfctr_check_control(&control, allow_kernel);
+}
+
 static void check_control_rules(struct kunit *test)
 {
 	struct perfctr_cpu_control cc;
 
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	one_counter(&cc, FAKE_NRCTRS - 1, INST_RETIRED | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	one_counter(&cc, FAKE_NRCTRS, INST_RETIRED | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, 0x11 | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* The cycle counter counts cycles and nothing else. */
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, INST_RETIRED | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	/* The EL2, Secure/Non-secure and MT filter bits are the driver's. */
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY | ARMV8_PMU_INCLUDE_EL2);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, true), -EINVAL);
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY | BIT(25));
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, true), -EINVAL);
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY | BIT_ULL(32));
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, true), -EINVAL);
 	one_counter(&cc, 0, INST_RETIRED | PERFCTR_ARM64_EXCLUDE_EL1 |
 			    PERFCTR_ARM64_EXCLUDE_EL0);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, true), -EINVAL);
 	/* Counting EL1 needs the privilege. */
 	one_counter(&cc, 0, INST_RETIRED);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EACCES);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, true), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EACCES);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, true), 0);
 	one_counter(&cc, 0, INST_RETIRED | PERFCTR_ARM64_EXCLUDE_EL0);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EACCES);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EACCES);
 }
 
 static void check_control_counters(struct kunit *test)
@@ -221,15 +233,15 @@ static void check_control_counters(struct kunit *test)
 	cc.pmc_map[i] = PERFCTR_MAP_ARM64_CYCLES;
 	cc.evntsel[i] = 0x11 | USER_ONLY;
 	cc.nractrs = FAKE_NRCTRS + 1;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* One more is one too many. */
 	cc.pmc_map[FAKE_NRCTRS + 1] = PERFCTR_MAP_SOFTWARE |
 				      PERFCTR_SW_TASK_CLOCK;
 	cc.nractrs++;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	cc.pmc_map[FAKE_NRCTRS + 1] = 0;
 	cc.evntsel[FAKE_NRCTRS + 1] = INST_RETIRED | USER_ONLY;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	/* The same counter twice. */
 	memset(&cc, 0, sizeof(cc));
 	cc.nractrs = 2;
@@ -237,7 +249,7 @@ static void check_control_counters(struct kunit *test)
 	cc.pmc_map[1] = 3;
 	cc.evntsel[0] = INST_RETIRED | USER_ONLY;
 	cc.evntsel[1] = INST_RETIRED | USER_ONLY;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 }
 
 static void check_control_imode(struct kunit *test)
@@ -248,20 +260,20 @@ static void check_control_imode(struct kunit *test)
 	cc.nractrs = 0;
 	cc.nrictrs = 1;
 	cc.ireset[0] = -(s64)BIT_ULL(31);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* More than half a 32-bit counter's range. */
 	cc.ireset[0] = -(s64)BIT_ULL(31) - 1;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	cc.ireset[0] = 0;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	/* The 64-bit cycle counter takes any negative reset value. */
 	cc.pmc_map[0] = PERFCTR_MAP_ARM64_CYCLES;
 	cc.evntsel[0] = 0x11 | USER_ONLY;
 	cc.ireset[0] = -(s64)BIT_ULL(40);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* Without the overflow interrupt, no interrupt mode. */
-	ctx()->desc.features &= ~PERFCTR_FEATURE_PCINT;
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	ctx()->desc.pmu.features &= ~PERFCTR_FEATURE_PCINT;
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 }
 
 static void check_control_timer_only(struct kunit *test)
@@ -270,11 +282,11 @@ static void check_control_timer_only(struct kunit *test)
 
 	perfctr_cpu_describe(&ctx()->desc, PMUVER_NI, 0);
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, 0x11 | USER_ONLY);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	one_counter(&cc, PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK, 0);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_check_control(&cc, false), 0);
+	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 }
 
 /* Counter 0 a-mode instructions on event counter 2, counter 1 i-mode cycles. */
@@ -307,7 +319,7 @@ static void enable_programs_types_then_starts(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	perfctr_cpu_enable(&state, &cc);
+	arch_perfctr_enable(&state, &cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
@@ -322,9 +334,9 @@ static void disable_stops_disarms_and_clears(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	perfctr_cpu_enable(&state, &cc);
+	arch_perfctr_enable(&state, &cc);
 	ctx()->nr_writes = 0;
-	perfctr_cpu_disable(&state);
+	arch_perfctr_disable(&state);
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
@@ -337,7 +349,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	perfctr_cpu_enable(&state, &cc);
+	arch_perfctr_enable(&state, &cc);
 	ctx()->nr_writes = 0;
 	/* The a-mode counter's flag is not this interrupt's business. */
 	ctx()->ovs = BIT(31) | BIT(2);
@@ -352,8 +364,8 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	struct perfctr_cpu_state state;
 
 	two_counters(&cc, &state);
-	perfctr_cpu_enable(&state, &cc);
-	perfctr_cpu_disable(&state);
+	arch_perfctr_enable(&state, &cc);
+	arch_perfctr_disable(&state);
 	ctx()->nr_writes = 0;
 	ctx()->ovs = BIT(31);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_pmu_irq(0, NULL), IRQ_NONE);
@@ -380,15 +392,15 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	perfctr_cpu_enable(&state, &cc);
-	perfctr_cpu_disable(&state);
+	arch_perfctr_enable(&state, &cc);
+	arch_perfctr_disable(&state);
 	ctx()->nr_writes = 0;
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	expect_writes(test, grant, ARRAY_SIZE(grant));
 	/* Nothing counted since: nothing to zero. */
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	expect_writes(test, regrant, ARRAY_SIZE(regrant));
-	perfctr_cpu_user_read(false);
+	arch_perfctr_user_read(false);
 	expect_writes(test, revoke, ARRAY_SIZE(revoke));
 }
 
@@ -426,8 +438,8 @@ static void reset_with_no_event_counter(struct kunit *test)
 	};
 
 	perfctr_cpu_describe(&ctx()->desc, PMUVER_V3, 0);
-	KUNIT_ASSERT_EQ(test, ctx()->desc.nrctrs, 0);
-	KUNIT_ASSERT_EQ(test, ctx()->desc.nrfixed, 1);
+	KUNIT_ASSERT_EQ(test, ctx()->desc.pmu.nrctrs, 0);
+	KUNIT_ASSERT_EQ(test, ctx()->desc.pmu.nrfixed, 1);
 	ctx()->nr_writes = 0;
 	perfctr_cpu_reset();
 	expect_writes(test, want, ARRAY_SIZE(want));
@@ -492,7 +504,7 @@ static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
 	vperfctr_set_control(perfctr, &control);
 
 	local_irq_save(flags);
-	perfctr_cpu_write_counter(0, preset);
+	arch_perfctr_write_counter(0, preset);
 	vperfctr_resume(perfctr);
 	loop10(n);
 	vperfctr_suspend(perfctr);
@@ -505,7 +517,7 @@ static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
 
 static int pmu_exact_test_init(struct kunit *test)
 {
-	if (perfctr_cpu_desc.cpu_type != PERFCTR_ARM64_PMUV3)
+	if (perfctr_cpu_desc.pmu.cpu_type != PERFCTR_ARM64_PMUV3)
 		kunit_skip(test, "the PMU is not perfctr's");
 	return 0;
 }
@@ -520,7 +532,7 @@ static void exact_ten_per_turn(struct kunit *test)
 
 static void exact_across_the_wrap(struct kunit *test)
 {
-	u32 width = perfctr_cpu_desc.ctr_width;
+	u32 width = perfctr_cpu_desc.pmu.ctr_width;
 	u64 top = width >= 64 ? 0 : BIT_ULL(width);
 	u64 straight = count_loop(test, 100000, 0);
 

@@ -18,7 +18,7 @@
 #include <linux/nmi.h>
 #include <linux/printk.h>
 #include <kunit/static_stub.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
@@ -27,16 +27,27 @@
 struct perfctr_cpu_desc perfctr_cpu_desc __ro_after_init;
 
 /**
- * perfctr_cpu_read_tsc - read the time-stamp counter of this CPU
+ * arch_perfctr_pmu - the description of the counter hardware
+ *
+ * Return: the part of the boot-time description the core uses.
+ */
+const struct perfctr_pmu *arch_perfctr_pmu(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_pmu);
+	return &perfctr_cpu_active_desc()->pmu;
+}
+
+/**
+ * arch_perfctr_read_tsc - read the time-stamp counter of this CPU
  *
  * Ordered against earlier loads, so the count a thread sees for a code
  * section does not include instructions retired before it.
  *
  * Return: the current TSC value.
  */
-u64 perfctr_cpu_read_tsc(void)
+u64 arch_perfctr_read_tsc(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_tsc);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_tsc);
 	return rdtsc_ordered();
 }
 
@@ -44,7 +55,7 @@ u64 perfctr_cpu_read_tsc(void)
 static int perfctr_cpu_online(unsigned int cpu)
 {
 	perfctr_cpu_classify(cpu);
-	if (perfctr_cpu_desc.features & PERFCTR_FEATURE_PCINT)
+	if (perfctr_cpu_desc.pmu.features & PERFCTR_FEATURE_PCINT)
 		perfctr_cpu_lvtpc_nmi();
 	return 0;
 }
@@ -60,16 +71,16 @@ static int __init perfctr_cpu_init(void)
 	int err;
 
 	perfctr_cpu_detect(desc);
-	desc->cpu_khz = cpu_khz;
-	desc->tsc_khz = tsc_khz;
+	desc->pmu.cpu_khz = cpu_khz;
+	desc->pmu.tsc_khz = tsc_khz;
 	if (!boot_cpu_has(X86_FEATURE_APIC))
-		desc->features &= ~PERFCTR_FEATURE_PCINT;
+		desc->pmu.features &= ~PERFCTR_FEATURE_PCINT;
 	/*
 	 * Without the hotplug callback, CPUs of the other hybrid core type
 	 * would not be forbidden, nor the interrupt set up: no counters.
 	 */
 	if (desc->hybrid_core_type ||
-	    (desc->features & PERFCTR_FEATURE_PCINT)) {
+	    (desc->pmu.features & PERFCTR_FEATURE_PCINT)) {
 		err = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr:online",
 					perfctr_cpu_online, NULL);
 		if (err < 0) {
@@ -78,13 +89,13 @@ static int __init perfctr_cpu_init(void)
 			perfctr_cpu_set_tsc_only(desc);
 		}
 	}
-	if (desc->features & PERFCTR_FEATURE_PCINT &&
+	if (desc->pmu.features & PERFCTR_FEATURE_PCINT &&
 	    register_nmi_handler(NMI_LOCAL, perfctr_cpu_nmi_handler, 0,
 				 "perfctr"))
-		desc->features &= ~PERFCTR_FEATURE_PCINT;
+		desc->pmu.features &= ~PERFCTR_FEATURE_PCINT;
 	pr_info("perfctr: %s, %u counters of %u bits, %u fixed of %u bits\n",
-		desc->name, desc->nrctrs, desc->ctr_width, desc->nrfixed,
-		desc->fixed_width);
+		desc->pmu.name, desc->pmu.nrctrs, desc->pmu.ctr_width, desc->pmu.nrfixed,
+		desc->pmu.fixed_width);
 	return 0;
 }
 arch_initcall(perfctr_cpu_init);

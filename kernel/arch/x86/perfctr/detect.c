@@ -29,7 +29,7 @@
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "perfctr.h"
 
@@ -89,20 +89,20 @@ u64 perfctr_cpu_read_capabilities(void)
  */
 void perfctr_cpu_set_tsc_only(struct perfctr_cpu_desc *desc)
 {
-	desc->name = "x86 TSC";
-	desc->cpu_type = PERFCTR_X86_GENERIC;
+	desc->pmu.name = "x86 TSC";
+	desc->pmu.cpu_type = PERFCTR_X86_GENERIC;
 	desc->version = 0;
-	desc->nrctrs = 0;
-	desc->ctr_width = 0;
-	desc->nrfixed = 0;
-	desc->fixed_width = 0;
+	desc->pmu.nrctrs = 0;
+	desc->pmu.ctr_width = 0;
+	desc->pmu.nrfixed = 0;
+	desc->pmu.fixed_width = 0;
 	desc->fixed_mask = 0;
 	desc->events_unavailable = 0;
 	desc->global_ctrl = false;
 	desc->full_width_write = false;
 	desc->amd_core = false;
 	desc->hybrid_core_type = 0;
-	desc->features = PERFCTR_FEATURE_RDTSC;
+	desc->pmu.features = PERFCTR_FEATURE_RDTSC;
 }
 
 static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
@@ -121,11 +121,11 @@ static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
 	    !eax.split.bit_width)
 		return;
 
-	desc->name = "Intel architectural perfmon";
-	desc->cpu_type = PERFCTR_X86_INTEL_ARCH;
+	desc->pmu.name = "Intel architectural perfmon";
+	desc->pmu.cpu_type = PERFCTR_X86_INTEL_ARCH;
 	desc->version = eax.split.version_id;
-	desc->nrctrs = min_t(u32, eax.split.num_counters, PERFCTR_X86_MAX_GP);
-	desc->ctr_width = eax.split.bit_width;
+	desc->pmu.nrctrs = min_t(u32, eax.split.num_counters, PERFCTR_X86_MAX_GP);
+	desc->pmu.ctr_width = eax.split.bit_width;
 	/* Events beyond the vector's length are not available either. */
 	len = eax.split.mask_length;
 	desc->events_unavailable = regs[1];
@@ -133,7 +133,7 @@ static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
 		desc->events_unavailable |= ~0U << len;
 	if (desc->version >= 2) {
 		desc->global_ctrl = true;
-		desc->fixed_width = edx.split.bit_width_fixed;
+		desc->pmu.fixed_width = edx.split.bit_width_fixed;
 		if (edx.split.num_counters_fixed)
 			desc->fixed_mask =
 				GENMASK(edx.split.num_counters_fixed - 1, 0);
@@ -141,9 +141,9 @@ static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
 		if (desc->version >= 5)
 			desc->fixed_mask |= regs[2];
 		desc->fixed_mask &= GENMASK(PERFCTR_X86_MAX_FIXED - 1, 0);
-		if (!desc->fixed_width)
+		if (!desc->pmu.fixed_width)
 			desc->fixed_mask = 0;
-		desc->nrfixed = hweight32(desc->fixed_mask);
+		desc->pmu.nrfixed = hweight32(desc->fixed_mask);
 	}
 	if (cpuid1_ecx & PERFCTR_CPUID1_PDCM)
 		desc->full_width_write = perfctr_cpu_read_capabilities() &
@@ -179,17 +179,17 @@ static void perfctr_detect_amd(struct perfctr_cpu_desc *desc, u32 family,
 		 */
 		if (cpuid1_ecx & PERFCTR_CPUID1_HYPERVISOR)
 			return;
-		desc->name = "AMD legacy counters";
-		desc->cpu_type = PERFCTR_X86_AMD;
-		desc->nrctrs = PERFCTR_AMD_LEGACY_CTRS;
-		desc->ctr_width = PERFCTR_AMD_WIDTH;
+		desc->pmu.name = "AMD legacy counters";
+		desc->pmu.cpu_type = PERFCTR_X86_AMD;
+		desc->pmu.nrctrs = PERFCTR_AMD_LEGACY_CTRS;
+		desc->pmu.ctr_width = PERFCTR_AMD_WIDTH;
 		desc->amd_core = false;
 		return;
 	}
-	desc->name = "AMD core counters";
-	desc->cpu_type = PERFCTR_X86_AMD;
-	desc->nrctrs = PERFCTR_AMD_CORE_CTRS;
-	desc->ctr_width = PERFCTR_AMD_WIDTH;
+	desc->pmu.name = "AMD core counters";
+	desc->pmu.cpu_type = PERFCTR_X86_AMD;
+	desc->pmu.nrctrs = PERFCTR_AMD_CORE_CTRS;
+	desc->pmu.ctr_width = PERFCTR_AMD_WIDTH;
 	desc->amd_core = true;
 	if (max_ext >= 0x80000022) {
 		union cpuid_0x80000022_ebx ebx;
@@ -197,11 +197,11 @@ static void perfctr_detect_amd(struct perfctr_cpu_desc *desc, u32 family,
 		perfctr_cpu_cpuid(0x80000022, 0, regs);
 		ebx.full = regs[1];
 		if (regs[0] & PERFCTR_AMD_PERFMON_V2) {
-			desc->name = "AMD PerfMonV2";
+			desc->pmu.name = "AMD PerfMonV2";
 			desc->version = 2;
 			desc->global_ctrl = true;
 			if (ebx.split.num_core_pmc)
-				desc->nrctrs = min_t(u32, ebx.split.num_core_pmc,
+				desc->pmu.nrctrs = min_t(u32, ebx.split.num_core_pmc,
 						     PERFCTR_X86_MAX_GP);
 		}
 	}
@@ -242,10 +242,10 @@ void perfctr_cpu_detect(struct perfctr_cpu_desc *desc)
 	 * Counters can be read with rdpmc; their overflow interrupt needs
 	 * the local APIC.
 	 */
-	if (desc->nrctrs) {
-		desc->features |= PERFCTR_FEATURE_RDPMC;
+	if (desc->pmu.nrctrs) {
+		desc->pmu.features |= PERFCTR_FEATURE_RDPMC;
 		if (cpuid1_edx & PERFCTR_CPUID1_APIC)
-			desc->features |= PERFCTR_FEATURE_PCINT;
+			desc->pmu.features |= PERFCTR_FEATURE_PCINT;
 	}
 }
 

@@ -10,7 +10,7 @@
 #include <linux/cpumask.h>
 #include <linux/perfctr.h>
 #include <linux/string.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "perfctr.h"
 
@@ -89,13 +89,13 @@ static void detect_intel_skylake_i7_6700k(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_INTEL_ARCH);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_INTEL_ARCH);
 	KUNIT_EXPECT_EQ(test, desc.version, 4);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 4);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 48);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 3);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 4);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 3);
 	KUNIT_EXPECT_EQ(test, desc.fixed_mask, 0x7);
-	KUNIT_EXPECT_EQ(test, desc.fixed_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.fixed_width, 48);
 	/* 7 events announced, all available; none beyond. */
 	KUNIT_EXPECT_EQ(test, desc.events_unavailable, ~0x7fU);
 	KUNIT_EXPECT_TRUE(test, desc.global_ctrl);
@@ -122,13 +122,13 @@ static void detect_intel_icelake_i7_1065g7(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_INTEL_ARCH);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_INTEL_ARCH);
 	KUNIT_EXPECT_EQ(test, desc.version, 5);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 8);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 48);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 4);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 8);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 4);
 	KUNIT_EXPECT_EQ(test, desc.fixed_mask, 0xf);
-	KUNIT_EXPECT_EQ(test, desc.fixed_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.fixed_width, 48);
 	KUNIT_EXPECT_EQ(test, desc.events_unavailable, ~0xffU);
 	KUNIT_EXPECT_TRUE(test, desc.full_width_write);
 }
@@ -154,9 +154,9 @@ static void detect_intel_sapphire_rapids_xeon_8480(struct kunit *test)
 
 	detect(test, &cpu, &desc);
 	KUNIT_EXPECT_EQ(test, desc.version, 5);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 8);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 4);
-	KUNIT_EXPECT_EQ(test, desc.fixed_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 8);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 4);
+	KUNIT_EXPECT_EQ(test, desc.pmu.fixed_width, 48);
 	KUNIT_EXPECT_TRUE(test, desc.global_ctrl);
 }
 
@@ -193,8 +193,8 @@ static void detect_intel_alder_lake_i9_12900k_p_core(struct kunit *test)
 
 	detect(test, &cpu, &desc);
 	KUNIT_EXPECT_EQ(test, desc.version, 5);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 3);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 6);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 3);
 	KUNIT_EXPECT_EQ(test, desc.fixed_mask, 0x7);
 	KUNIT_EXPECT_EQ(test, desc.events_unavailable, ~0x7fU);
 	KUNIT_EXPECT_EQ(test, desc.hybrid_core_type, 0x40);
@@ -209,8 +209,8 @@ static void detect_intel_alder_lake_i9_12900k_e_core(struct kunit *test)
 
 	detect(test, &cpu, &desc);
 	KUNIT_EXPECT_EQ(test, desc.version, 5);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 3);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 6);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 3);
 	KUNIT_EXPECT_EQ(test, desc.hybrid_core_type, 0x20);
 }
 
@@ -233,11 +233,11 @@ static void detect_amd_zen2_ryzen_7_3700x(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_AMD);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_AMD);
 	KUNIT_EXPECT_TRUE(test, desc.amd_core);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 48);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 6);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 0);
 	KUNIT_EXPECT_EQ(test, desc.version, 0);
 	KUNIT_EXPECT_FALSE(test, desc.global_ctrl);
 }
@@ -261,12 +261,12 @@ static void detect_amd_zen4_ryzen_5_7600x(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_AMD);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_AMD);
 	KUNIT_EXPECT_TRUE(test, desc.amd_core);
 	KUNIT_EXPECT_EQ(test, desc.version, 2);
 	KUNIT_EXPECT_TRUE(test, desc.global_ctrl);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 6);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 48);
 }
 
 /*
@@ -287,10 +287,10 @@ static void detect_amd_k10_phenom_ii_legacy_counters(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_AMD);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_AMD);
 	KUNIT_EXPECT_FALSE(test, desc.amd_core);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 4);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 48);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 4);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 48);
 }
 
 /* AMD Athlon 64 (K8, family 0Fh): TSC only, as for P6 and Pentium 4. */
@@ -308,8 +308,8 @@ static void detect_amd_k8_athlon64_is_tsc_only(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_GENERIC);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_GENERIC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 0);
 }
 
 /*
@@ -351,9 +351,9 @@ static void detect_qemu_tcg_cpu_max_is_tsc_only(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &cpu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_GENERIC);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 0);
-	KUNIT_EXPECT_STREQ(test, desc.name, "x86 TSC");
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_GENERIC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 0);
+	KUNIT_EXPECT_STREQ(test, desc.pmu.name, "x86 TSC");
 }
 
 static void detect_hypervisor_without_vpmu_is_tsc_only(struct kunit *test)
@@ -367,13 +367,13 @@ static void detect_hypervisor_without_vpmu_is_tsc_only(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &intel, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_GENERIC);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 0);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_GENERIC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 0);
 	KUNIT_EXPECT_FALSE(test, desc.global_ctrl);
 	detect(test, &amd, &desc);
-	KUNIT_EXPECT_EQ(test, desc.cpu_type, PERFCTR_X86_GENERIC);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_type, PERFCTR_X86_GENERIC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 0);
 }
 
 /* Version 1 (Core Solo/Duo era): counters, but no fixed ones or global. */
@@ -391,9 +391,9 @@ static void detect_intel_perfmon_v1_has_no_fixed_counters(struct kunit *test)
 
 	detect(test, &cpu, &desc);
 	KUNIT_EXPECT_EQ(test, desc.version, 1);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 2);
-	KUNIT_EXPECT_EQ(test, desc.ctr_width, 40);
-	KUNIT_EXPECT_EQ(test, desc.nrfixed, 0);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 2);
+	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, 40);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, 0);
 	KUNIT_EXPECT_FALSE(test, desc.global_ctrl);
 	/* No PDCM in CPUID.1:ECX, so IA32_PERF_CAPABILITIES is not read. */
 	KUNIT_EXPECT_FALSE(test, desc.full_width_write);
@@ -419,18 +419,18 @@ static void features_follow_counters_and_local_apic(struct kunit *test)
 	struct perfctr_cpu_desc desc;
 
 	detect(test, &skylake, &desc);
-	KUNIT_EXPECT_EQ(test, desc.features, all);
+	KUNIT_EXPECT_EQ(test, desc.pmu.features, all);
 	detect(test, &zen2, &desc);
-	KUNIT_EXPECT_EQ(test, desc.features, all);
+	KUNIT_EXPECT_EQ(test, desc.pmu.features, all);
 	/* Counters to read, but no interrupt to deliver their overflow. */
 	detect(test, &no_apic, &desc);
-	KUNIT_EXPECT_EQ(test, desc.nrctrs, 4);
-	KUNIT_EXPECT_EQ(test, desc.features,
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrctrs, 4);
+	KUNIT_EXPECT_EQ(test, desc.pmu.features,
 			PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC);
 	detect(test, &qemu, &desc);
-	KUNIT_EXPECT_EQ(test, desc.features, PERFCTR_FEATURE_RDTSC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.features, PERFCTR_FEATURE_RDTSC);
 	detect(test, &k8, &desc);
-	KUNIT_EXPECT_EQ(test, desc.features, PERFCTR_FEATURE_RDTSC);
+	KUNIT_EXPECT_EQ(test, desc.pmu.features, PERFCTR_FEATURE_RDTSC);
 }
 
 struct classify_ctx {

@@ -7,7 +7,37 @@
 #define _ARCH_X86_PERFCTR_PERFCTR_H
 
 #include <linux/types.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
+
+/**
+ * struct perfctr_cpu_desc - what the counter hardware of this machine has
+ * @pmu:	what the generic core is told
+ * @version:	Intel architectural perfmon version; 2 for AMD PerfMonV2
+ * @fixed_mask:	bit i set: fixed counter i exists
+ * @events_unavailable: Intel: bit i set: architectural event i cannot be
+ *		counted (CPUID.0AH:EBX, extended to the vector's length)
+ * @global_ctrl: counters are enabled through a global control register
+ * @full_width_write: Intel: counters are written in full through
+ *		IA32_A_PMCx
+ * @amd_core:	AMD: the six core counters at 0xC0010200, not the legacy
+ *		four
+ * @hybrid_core_type: Intel hybrid: CPUID.1AH core type of the CPU that was
+ *		detected (0x20 Atom, 0x40 Core), 0 if not hybrid
+ *
+ * Filled in once at boot and never changed afterwards.
+ */
+struct perfctr_cpu_desc {
+	struct perfctr_pmu	pmu;
+	u32		version;
+	u32		fixed_mask;
+	u32		events_unavailable;
+	bool		global_ctrl;
+	bool		full_width_write;
+	bool		amd_core;
+	u8		hybrid_core_type;
+};
+
+extern struct perfctr_cpu_desc perfctr_cpu_desc;
 
 struct pt_regs;
 

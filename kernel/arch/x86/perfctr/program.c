@@ -27,7 +27,7 @@
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 #include <asm/tlbflush.h>
 
 #include "perfctr.h"
@@ -128,7 +128,7 @@ const struct perfctr_cpu_desc *perfctr_cpu_active_desc(void)
 
 static bool perfctr_is_amd(const struct perfctr_cpu_desc *desc)
 {
-	return desc->cpu_type == PERFCTR_X86_AMD;
+	return desc->pmu.cpu_type == PERFCTR_X86_AMD;
 }
 
 static bool perfctr_map_is_fixed(u32 map)
@@ -206,26 +206,40 @@ static u64 perfctr_fixed_ctrl(u32 map, u64 evntsel, bool imode)
 	return intel_fixed_bits_by_idx(perfctr_fixed_index(map), bits);
 }
 
-static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
-				 const struct perfctr_cpu_control *control,
-				 unsigned int i, bool allow_kernel)
+/**
+ * arch_perfctr_check_counter - may this machine count a hardware counter so
+ * @map: the counter, as named in pmc_map[]: a general-purpose counter's
+ *	index, or PERFCTR_MAP_FIXED with a fixed counter's index
+ * @evntsel: its event selector
+ * @ireset: 0 for an accumulation-mode counter, else the (negative) value an
+ *	interrupt-mode counter is preset to; the core has checked it against
+ *	the counter's width
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Return: 0 if it may; -EINVAL for a counter out of range, a reserved or
+ * driver-owned event selector bit, neither user nor kernel mode, or an
+ * interrupt-mode counter that cannot interrupt or cannot be preset to
+ * @ireset; -EACCES for kernel-mode or AnyThread counting without the
+ * privilege.
+ */
+int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
+			       bool allow_kernel)
 {
-	u32 map = control->pmc_map[i];
-	u64 evntsel = control->evntsel[i];
-	u64 allowed, width;
+	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	u64 allowed;
 
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
+				   ireset, allow_kernel);
 	if (perfctr_map_is_fixed(map)) {
 		if (perfctr_is_amd(desc) || perfctr_fixed_index(map) >= 32 ||
 		    !(desc->fixed_mask & BIT(perfctr_fixed_index(map))))
 			return -EINVAL;
 		allowed = PERFCTR_FIXED_EVNTSEL_USER;
-		width = desc->fixed_width;
 	} else {
-		if (map >= desc->nrctrs)
+		if (map >= desc->pmu.nrctrs)
 			return -EINVAL;
 		allowed = perfctr_is_amd(desc) ? PERFCTR_AMD_EVNTSEL_USER :
 						 PERFCTR_INTEL_EVNTSEL_USER;
-		width = desc->ctr_width;
 	}
 	/*
 	 * AnyThread exists from perfmon version 3 (SDM 19.2.3) and is gone
@@ -238,17 +252,10 @@ static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
 	/* Neither USR nor OS: AMD would count both, Intel nothing. */
 	if (!(evntsel & (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS)))
 		return -EINVAL;
-	if (i >= control->nractrs) {
-		s64 ireset = control->ireset[i];
-
-		/*
-		 * Preset to ireset, a counter interrupts when it counts
-		 * past zero; more than half its range could not be told
-		 * from an overflowed one (vperfctr_hw_overflowed()).
-		 */
-		if (!(desc->features & PERFCTR_FEATURE_PCINT) || ireset >= 0 ||
-		    (width < 64 && -ireset > BIT_ULL(width - 1)))
+	if (ireset) {
+		if (!(desc->pmu.features & PERFCTR_FEATURE_PCINT))
 			return -EINVAL;
+		/* Without IA32_A_PMCx, a write sign-extends bit 31. */
 		if (!perfctr_map_is_fixed(map) && !perfctr_is_amd(desc) &&
 		    !desc->full_width_write && ireset < S32_MIN)
 			return -EINVAL;
@@ -259,80 +266,39 @@ static int perfctr_check_counter(const struct perfctr_cpu_desc *desc,
 }
 
 /**
- * perfctr_cpu_check_control - validate the hardware part of a control
- * @control: the control as copied from user space
- * @allow_kernel: whether the caller may count kernel-mode events
- *
- * Software counters have been checked by the caller and are skipped.
- *
- * Return: 0 if this machine can count what @control asks for; -EINVAL for
- * more counters than there are, a counter used twice or out of range, or
- * a reserved or driver-owned event selector bit; -EACCES for kernel-mode
- * or AnyThread counting without the privilege.
- */
-int perfctr_cpu_check_control(const struct perfctr_cpu_control *control,
-			      bool allow_kernel)
-{
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
-	u32 i, nrctrs = control->nractrs + control->nrictrs, nrhw = 0;
-	u64 used = 0;
-	int err, eacces = 0;
-
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_check_control, control,
-				   allow_kernel);
-	for (i = 0; i < nrctrs; i++) {
-		u32 map = control->pmc_map[i];
-
-		if (map & PERFCTR_MAP_SOFTWARE)
-			continue;
-		if (++nrhw > desc->nrctrs + desc->nrfixed)
-			return -EINVAL;
-		err = perfctr_check_counter(desc, control, i, allow_kernel);
-		if (err == -EACCES)
-			eacces = err;
-		else if (err)
-			return err;
-		if (used & perfctr_global_bit(map))
-			return -EINVAL;
-		used |= perfctr_global_bit(map);
-	}
-	return eacces;
-}
-
-/**
- * perfctr_cpu_counter_width - how many bits a hardware counter has
+ * arch_perfctr_counter_width - how many bits a hardware counter has
  * @map: the counter, as named in pmc_map[]
  *
  * Return: the width in bits.
  */
-u32 perfctr_cpu_counter_width(u32 map)
+u32 arch_perfctr_counter_width(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_counter_width, map);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
 	if (perfctr_map_is_fixed(map))
-		return perfctr_cpu_active_desc()->fixed_width;
-	return perfctr_cpu_active_desc()->ctr_width;
+		return perfctr_cpu_active_desc()->pmu.fixed_width;
+	return perfctr_cpu_active_desc()->pmu.ctr_width;
 }
 
 /**
- * perfctr_cpu_read_counter - read a hardware counter
+ * arch_perfctr_read_counter - read a hardware counter
  * @map: the counter, as named in pmc_map[]
  *
  * Return: its raw value.
  */
-u64 perfctr_cpu_read_counter(u32 map)
+u64 arch_perfctr_read_counter(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_counter, map);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
 	return perfctr_cpu_rdmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map));
 }
 
 /**
- * perfctr_cpu_write_counter - preset a hardware counter
+ * arch_perfctr_write_counter - preset a hardware counter
  * @map: the counter, as named in pmc_map[]
  * @value: the raw value to load, e.g. an interrupt-mode reset value
  */
-void perfctr_cpu_write_counter(u32 map, u64 value)
+void arch_perfctr_write_counter(u32 map, u64 value)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_write_counter, map, value);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
 	perfctr_cpu_wrmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map), value);
 }
 
@@ -343,7 +309,7 @@ static bool perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
 }
 
 /**
- * perfctr_cpu_enable - program the event selectors and start counting
+ * arch_perfctr_enable - program the event selectors and start counting
  * @state: the counters, their start values already loaded
  * @control: the event selectors
  *
@@ -351,7 +317,7 @@ static bool perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
  * interrupt-mode counters; the fixed counters' fields are written at once;
  * with global control, the counters start together when it is written.
  */
-void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
+void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			const struct perfctr_cpu_control *control)
 {
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
@@ -360,7 +326,7 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 	u64 fixed_ctrl = 0, global = 0, imode_bits = 0;
 	bool has_fixed = false;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_enable, state, control);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 		bool imode = i >= perfctr_cstatus_nractrs(cstatus);
@@ -390,20 +356,20 @@ void perfctr_cpu_enable(const struct perfctr_cpu_state *state,
 }
 
 /**
- * perfctr_cpu_disable - stop the hardware counters of a state
+ * arch_perfctr_disable - stop the hardware counters of a state
  * @state: the counters
  *
  * With global control, all stop at once when it is cleared; then every
  * selector the state used is cleared, so that nothing stays armed for the
  * next thread on this CPU.  Interrupts off.
  */
-void perfctr_cpu_disable(const struct perfctr_cpu_state *state)
+void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	bool has_fixed = false;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_disable, state);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
 	if (desc->global_ctrl)
 		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), 0);
 	/*
@@ -493,14 +459,14 @@ static void perfctr_release_counters(const struct perfctr_cpu_desc *desc,
 }
 
 /**
- * perfctr_cpu_reserve - reserve the counter hardware for one more state
+ * arch_perfctr_reserve - reserve the counter hardware for one more state
  *
  * The first user reserves every general-purpose counter and selector;
  * later ones only count themselves.  Any context; does not sleep.
  *
  * Return: 0, or -EBUSY if perf or the NMI watchdog holds a counter.
  */
-int perfctr_cpu_reserve(void)
+int arch_perfctr_reserve(void)
 {
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 	int err = 0;
@@ -511,7 +477,7 @@ int perfctr_cpu_reserve(void)
 		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users + 1);
 		goto out;
 	}
-	for (i = 0; i < desc->nrctrs; i++) {
+	for (i = 0; i < desc->pmu.nrctrs; i++) {
 		if (!perfctr_cpu_reserve_counter(perfctr_reserve_ctr_msr(desc, i),
 						 perfctr_evntsel_msr(desc, i))) {
 			perfctr_release_counters(desc, i);
@@ -527,11 +493,11 @@ out:
 }
 
 /**
- * perfctr_cpu_release - a state no longer has hardware counters
+ * arch_perfctr_release - a state no longer has hardware counters
  *
  * The last user gives the counters back.  Any context; does not sleep.
  */
-void perfctr_cpu_release(void)
+void arch_perfctr_release(void)
 {
 	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
 
@@ -539,7 +505,7 @@ void perfctr_cpu_release(void)
 	if (!WARN_ON_ONCE(!perfctr_hw_users)) {
 		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users - 1);
 		if (!perfctr_hw_users)
-			perfctr_release_counters(desc, desc->nrctrs);
+			perfctr_release_counters(desc, desc->pmu.nrctrs);
 	}
 	spin_unlock(&perfctr_reserve_lock);
 }
@@ -565,25 +531,25 @@ void perfctr_cpu_set_pce(bool allow)
 }
 
 /**
- * perfctr_cpu_has_user_read - can threads read their counters with rdpmc?
+ * arch_perfctr_has_user_read - can threads read their counters with rdpmc?
  *
  * Return: true if this machine has counters to read.
  */
-bool perfctr_cpu_has_user_read(void)
+bool arch_perfctr_has_user_read(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_has_user_read);
-	return perfctr_cpu_active_desc()->features & PERFCTR_FEATURE_RDPMC;
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
+	return perfctr_cpu_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
 /* Every counter, in the global control and status bit numbering. */
 static unsigned long perfctr_all_bits(const struct perfctr_cpu_desc *desc)
 {
-	return (BIT_ULL(desc->nrctrs) - 1) |
+	return (BIT_ULL(desc->pmu.nrctrs) - 1) |
 	       (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
 }
 
 /**
- * perfctr_cpu_user_read - let the thread about to run read the counters
+ * arch_perfctr_user_read - let the thread about to run read the counters
  * @allow: whether it may
  *
  * Counters used on this CPU since they were last cleared, by another
@@ -591,12 +557,12 @@ static unsigned long perfctr_all_bits(const struct perfctr_cpu_desc *desc)
  * taken from perf, are cleared first, so that rdpmc shows a thread no
  * counts but its own.  Interrupts off.
  */
-void perfctr_cpu_user_read(bool allow)
+void arch_perfctr_user_read(bool allow)
 {
 	unsigned long dirty, gen = READ_ONCE(perfctr_reserve_gen);
 	unsigned int bit;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_user_read, allow);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
 		dirty = this_cpu_xchg(perfctr_dirty_bits, 0);
 		if (this_cpu_read(perfctr_clean_gen) != gen) {
@@ -604,7 +570,7 @@ void perfctr_cpu_user_read(bool allow)
 			this_cpu_write(perfctr_clean_gen, gen);
 		}
 		for_each_set_bit(bit, &dirty, BITS_PER_LONG)
-			perfctr_cpu_write_counter(perfctr_map_of_bit(bit), 0);
+			arch_perfctr_write_counter(perfctr_map_of_bit(bit), 0);
 	}
 	perfctr_cpu_set_pce(allow);
 }
@@ -671,9 +637,9 @@ unsigned long perfctr_cpu_ack_overflow(void)
 	armed &= ~ovf;
 	for_each_set_bit(bit, &armed, BITS_PER_LONG) {
 		u32 map = perfctr_map_of_bit(bit);
-		u32 width = perfctr_cpu_counter_width(map);
+		u32 width = arch_perfctr_counter_width(map);
 
-		if (!(perfctr_cpu_read_counter(map) & BIT_ULL(width - 1)))
+		if (!(arch_perfctr_read_counter(map) & BIT_ULL(width - 1)))
 			ovf |= BIT(bit);
 	}
 	return ovf;

@@ -18,9 +18,10 @@
 #include <linux/sched.h>
 #include <linux/signal.h>
 #include <linux/string.h>
-#include <asm/perfctr.h>
+#include <linux/perfctr_pmu.h>
 
 #include "perfctr.h"
+#include "../../../kernel/perfctr/internal.h"
 
 #define MAX_WRITES	16
 
@@ -50,48 +51,48 @@ struct program_test_ctx {
 
 /* What detection finds on the processors of detect_test.c. */
 static const struct perfctr_cpu_desc skylake = {
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.version = 4, .nrctrs = 4, .ctr_width = 48, .nrfixed = 3,
-	.fixed_mask = 0x7, .fixed_width = 48, .global_ctrl = true,
-	.full_width_write = true, .features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.version = 4, .pmu.nrctrs = 4, .pmu.ctr_width = 48, .pmu.nrfixed = 3,
+	.fixed_mask = 0x7, .pmu.fixed_width = 48, .global_ctrl = true,
+	.full_width_write = true, .pmu.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc icelake = {
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.version = 5, .nrctrs = 8, .ctr_width = 48, .nrfixed = 4,
-	.fixed_mask = 0xf, .fixed_width = 48, .global_ctrl = true,
-	.full_width_write = true, .features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.version = 5, .pmu.nrctrs = 8, .pmu.ctr_width = 48, .pmu.nrfixed = 4,
+	.fixed_mask = 0xf, .pmu.fixed_width = 48, .global_ctrl = true,
+	.full_width_write = true, .pmu.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc perfmon_v1 = {
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.version = 1, .nrctrs = 2, .ctr_width = 40, .features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.version = 1, .pmu.nrctrs = 2, .pmu.ctr_width = 40, .pmu.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc zen2 = {
-	.cpu_type = PERFCTR_X86_AMD,
-	.nrctrs = 6, .ctr_width = 48, .amd_core = true,
-	.features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_AMD,
+	.pmu.nrctrs = 6, .pmu.ctr_width = 48, .amd_core = true,
+	.pmu.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc zen4 = {
-	.cpu_type = PERFCTR_X86_AMD, .version = 2,
-	.nrctrs = 6, .ctr_width = 48, .amd_core = true, .global_ctrl = true,
-	.features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_AMD, .version = 2,
+	.pmu.nrctrs = 6, .pmu.ctr_width = 48, .amd_core = true, .global_ctrl = true,
+	.pmu.features = ALL_FEATURES,
 };
 
 static const struct perfctr_cpu_desc k10 = {
-	.cpu_type = PERFCTR_X86_AMD,
-	.nrctrs = 4, .ctr_width = 48, .features = ALL_FEATURES,
+	.pmu.cpu_type = PERFCTR_X86_AMD,
+	.pmu.nrctrs = 4, .pmu.ctr_width = 48, .pmu.features = ALL_FEATURES,
 };
 
 /* Counters to read, but no local APIC for their interrupt. */
 static const struct perfctr_cpu_desc skylake_no_apic = {
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.version = 4, .nrctrs = 4, .ctr_width = 48, .nrfixed = 3,
-	.fixed_mask = 0x7, .fixed_width = 48, .global_ctrl = true,
+	.pmu.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.version = 4, .pmu.nrctrs = 4, .pmu.ctr_width = 48, .pmu.nrfixed = 3,
+	.fixed_mask = 0x7, .pmu.fixed_width = 48, .global_ctrl = true,
 	.full_width_write = true,
-	.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC,
+	.pmu.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC,
 };
 
 /* Event selector bits, as the SDM and APM number them. */
@@ -261,7 +262,7 @@ static void enable(struct program_test_ctx *c)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	perfctr_cpu_enable(&c->state, &c->control);
+	arch_perfctr_enable(&c->state, &c->control);
 	local_irq_restore(flags);
 }
 
@@ -270,7 +271,7 @@ static void disable(struct program_test_ctx *c)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	perfctr_cpu_disable(&c->state);
+	arch_perfctr_disable(&c->state);
 	local_irq_restore(flags);
 }
 
@@ -290,9 +291,21 @@ static void expect_writes(struct kunit *test, const struct msr_write *want,
 	c->nr_writes = 0;
 }
 
+/* The whole control, as vperfctr_control() checks it. */
+static int check_cpu_control(const struct perfctr_cpu_control *cc,
+			     bool allow_kernel)
+{
+	struct vperfctr_control control = {
+		.cpu_control = *cc,
+		.si_signo = SIGIO,
+	};
+
+	return vperfctr_check_control(&control, allow_kernel);
+}
+
 static int check(struct program_test_ctx *c, bool allow_kernel)
 {
-	return perfctr_cpu_check_control(&c->control, allow_kernel);
+	return check_cpu_control(&c->control, allow_kernel);
 }
 
 static void skylake_resume_and_suspend_write_sequence(struct kunit *test)
@@ -362,21 +375,21 @@ static void intel_counter_msrs_from_base_and_index(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 
 	c->desc = &skylake;	/* full-width writes: IA32_A_PMCx */
-	perfctr_cpu_write_counter(2, 0xffff00000000);
+	arch_perfctr_write_counter(2, 0xffff00000000);
 	KUNIT_EXPECT_EQ(test, c->writes[0].msr, 0x4c3);
 	KUNIT_EXPECT_EQ(test, c->writes[0].value, 0xffff00000000);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_read_counter(3), 0x1234);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_read_counter(3), 0x1234);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0x4c4);
-	perfctr_cpu_read_counter(PERFCTR_MAP_X86_FIXED | 2);
+	arch_perfctr_read_counter(PERFCTR_MAP_X86_FIXED | 2);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0x30b);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_counter_width(0), 48);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_counter_width(PERFCTR_MAP_X86_FIXED),
+	KUNIT_EXPECT_EQ(test, arch_perfctr_counter_width(0), 48);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_counter_width(PERFCTR_MAP_X86_FIXED),
 			48);
 
 	c->desc = &perfmon_v1;	/* no full-width writes: IA32_PMCx */
-	perfctr_cpu_write_counter(1, 5);
+	arch_perfctr_write_counter(1, 5);
 	KUNIT_EXPECT_EQ(test, c->writes[1].msr, 0xc2);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_counter_width(1), 40);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_counter_width(1), 40);
 }
 
 static void zen2_core_counters_interleave_control_and_count(struct kunit *test)
@@ -395,7 +408,7 @@ static void zen2_core_counters_interleave_control_and_count(struct kunit *test)
 	setup_state(c);
 	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
-	perfctr_cpu_read_counter(5);
+	arch_perfctr_read_counter(5);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc001020b);
 	disable(c);
 }
@@ -434,7 +447,7 @@ static void k10_legacy_counters(struct kunit *test)
 	setup_state(c);
 	enable(c);
 	expect_writes(test, resume, ARRAY_SIZE(resume));
-	perfctr_cpu_read_counter(3);
+	arch_perfctr_read_counter(3);
 	KUNIT_EXPECT_EQ(test, c->last_read, 0xc0010007);
 	disable(c);
 	/* No fixed counters on AMD. */
@@ -522,8 +535,9 @@ static void counter_ranges_and_reuse_are_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(c, true), 0);
 	add(c, 0, sel, 0);
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
-	/* Software counters are the core's business, not the driver's. */
+	/* A software counter in its place takes no hardware counter. */
 	c->control.pmc_map[7] = PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK;
+	c->control.evntsel[7] = 0;
 	KUNIT_EXPECT_EQ(test, check(c, true), 0);
 }
 
@@ -565,13 +579,13 @@ static void first_user_reserves_every_counter_last_releases(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 
 	c->desc = &skylake;	/* reserved as IA32_PMCx, not IA32_A_PMCx */
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserve_calls, 4);
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 }
 
@@ -581,16 +595,16 @@ static void counter_held_by_perf_is_ebusy(struct kunit *test)
 
 	c->desc = &skylake;
 	c->taken = BIT_ULL(2);	/* e.g. the NMI watchdog */
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_reserve(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_reserve(), -EBUSY);
 	/* What was taken before the busy one is given back. */
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 	c->taken = 0;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
 	/* And perf, asking now, finds every counter taken. */
 	c->reserve_calls = 0;
 	KUNIT_EXPECT_FALSE(test, fake_reserve_counter(0xc1, 0x186));
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 }
 
@@ -605,7 +619,7 @@ static void take_counters(struct kunit *test)
 	const struct perfctr_cpu_desc *desc = c->desc;
 
 	c->desc = &skylake;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	c->desc = desc;
 }
 
@@ -615,7 +629,7 @@ static void give_back_counters(struct kunit *test)
 	const struct perfctr_cpu_desc *desc = c->desc;
 
 	c->desc = &skylake;
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	c->desc = desc;
 }
 
@@ -626,7 +640,7 @@ static void arm(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
 	setup_state(c);
-	perfctr_cpu_enable(&c->state, &c->control);
+	arch_perfctr_enable(&c->state, &c->control);
 	c->nr_writes = 0;
 }
 
@@ -638,8 +652,8 @@ static void disarm(struct program_test_ctx *c)
 
 	memcpy(writes, c->writes, sizeof(writes));
 	memset(&c->state, 0, sizeof(c->state));
-	perfctr_cpu_enable(&c->state, &c->control);
-	perfctr_cpu_user_read(true);
+	arch_perfctr_enable(&c->state, &c->control);
+	arch_perfctr_user_read(true);
 	memcpy(c->writes, writes, sizeof(writes));
 	c->nr_writes = nr_writes;
 }
@@ -747,7 +761,7 @@ static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
 	take_counters(test);
 	preempt_disable();
 	arm(test);
-	perfctr_cpu_disable(&c->state);
+	arch_perfctr_disable(&c->state);
 	after_disable = perfctr_cpu_ack_overflow();
 	late = perfctr_cpu_nmi_handler(NMI_LOCAL, NULL);
 	preempt_enable();
@@ -827,12 +841,12 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	preempt_disable();
 	disarm(c);
 	arm(test);
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	pce = c->pce;
 	again = c->nr_writes;
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	again = c->nr_writes - again;
-	perfctr_cpu_user_read(false);
+	arch_perfctr_user_read(false);
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, pce, 1);
@@ -858,9 +872,9 @@ static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
 	preempt_enable();
 	take_counters(test);
 	preempt_disable();
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	again = c->nr_writes;
-	perfctr_cpu_user_read(true);
+	arch_perfctr_user_read(true);
 	again = c->nr_writes - again;
 	preempt_enable();
 	give_back_counters(test);
@@ -875,20 +889,20 @@ static void zen2_reserves_core_counters_busy_is_ebusy(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 
 	c->desc = &zen2;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserved, 0x3f);
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 
 	c->taken = BIT_ULL(4);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_reserve(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_reserve(), -EBUSY);
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 
 	c->desc = &k10;
 	c->taken = 0;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_reserve(), 0);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserved, 0xf);
-	perfctr_cpu_release();
+	arch_perfctr_release();
 	KUNIT_EXPECT_EQ(test, c->reserved, 0);
 }
 
@@ -943,7 +957,7 @@ static void zen2_evntsel_rules(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 5, sel, -(1LL << 47) - 1,
 					     true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_counter_width(5), 48);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_counter_width(5), 48);
 }
 
 static struct kunit_case perfctr_x86_program_cases[] = {

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Virtual per-process performance counters: the contract between the
+ * generic core in kernel/perfctr/ and an architecture's counter driver.
+ *
+ * The core owns every rule that is not about the hardware: the sums and
+ * their width-aware arithmetic, software counters, which counters a
+ * control may use together, the interrupt-mode reset range, and which
+ * error wins.  The driver describes its hardware once in struct
+ * perfctr_pmu, answers questions about one counter at a time, and moves
+ * values in and out of the hardware.
+ *
+ * A hardware counter is named by its pmc_map[] entry, whose encoding is
+ * the driver's: two counters of a control are the same counter exactly
+ * when their pmc_map[] entries are equal, once the driver has accepted
+ * both.
+ */
+#ifndef _LINUX_PERFCTR_PMU_H
+#define _LINUX_PERFCTR_PMU_H
+
+#include <linux/types.h>
+#include <uapi/linux/perfctr.h>
+
+struct cpumask;
+
+/**
+ * struct perfctr_pmu - what the counter hardware of this machine has
+ * @name:	driver name, as shown to user space
+ * @cpu_type:	PERFCTR_X86_* or PERFCTR_ARM64_* value
+ * @nrctrs:	number of general-purpose counters
+ * @ctr_width:	their width in bits
+ * @nrfixed:	number of fixed-function counters
+ * @fixed_width: their width in bits
+ * @features:	PERFCTR_FEATURE_* flags
+ * @cpu_khz:	core clock, the fastest rate at which cycles are counted;
+ *		0 if the architecture does not tell it
+ * @tsc_khz:	rate of the time-stamp counter (x86) or of the generic
+ *		timer's virtual count (arm64)
+ *
+ * Filled in once at boot by the driver and never changed afterwards.
+ */
+struct perfctr_pmu {
+	const char	*name;
+	u32		cpu_type;
+	u32		nrctrs;
+	u32		ctr_width;
+	u32		nrfixed;
+	u32		fixed_width;
+	u32		features;
+	u32		cpu_khz;
+	u32		tsc_khz;
+};
+
+/*
+ * Implemented by the architecture.  arch_perfctr_pmu(),
+ * arch_perfctr_check_counter(), arch_perfctr_counter_width(),
+ * arch_perfctr_reserve(), arch_perfctr_release() and
+ * arch_perfctr_has_user_read() may sleep.  The others run with interrupts
+ * off on the CPU whose counters they touch, and only for the hardware
+ * counters of a control, never for software counters.
+ * arch_perfctr_reserve() and arch_perfctr_release() bracket the life of
+ * every control with hardware counters.  arch_perfctr_user_read() lets
+ * the thread about to run on this CPU read its counters in user mode, or
+ * takes that away again; it is called only when
+ * arch_perfctr_has_user_read() said yes when the control was set.
+ */
+const struct perfctr_pmu *arch_perfctr_pmu(void);
+u64 arch_perfctr_read_tsc(void);
+int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
+			       bool allow_kernel);
+u32 arch_perfctr_counter_width(u32 map);
+u64 arch_perfctr_read_counter(u32 map);
+void arch_perfctr_write_counter(u32 map, u64 value);
+void arch_perfctr_enable(const struct perfctr_cpu_state *state,
+			 const struct perfctr_cpu_control *control);
+void arch_perfctr_disable(const struct perfctr_cpu_state *state);
+int arch_perfctr_reserve(void);
+void arch_perfctr_release(void);
+bool arch_perfctr_has_user_read(void);
+void arch_perfctr_user_read(bool allow);
+
+/* Provided by the core for the driver. */
+void perfctr_overflow_interrupt(void);
+/* CPUs on which the hardware counters cannot be used, set by the driver. */
+extern struct cpumask perfctr_cpus_forbidden_mask;
+
+#endif /* _LINUX_PERFCTR_PMU_H */
