@@ -6,7 +6,10 @@
 #ifndef _KERNEL_PERFCTR_INTERNAL_H
 #define _KERNEL_PERFCTR_INTERNAL_H
 
+#include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/file.h>
 #include <linux/hrtimer.h>
 #include <linux/perfctr.h>
 #include <linux/rcupdate.h>
@@ -83,37 +86,74 @@ struct vperfctr {
 	bool				hw_reserved;
 };
 
+/* state.c */
 struct vperfctr *vperfctr_alloc(void);
 void vperfctr_put(struct vperfctr *perfctr);
-int vperfctr_check_control(const struct vperfctr_control *control,
-			   bool allow_kernel);
-void vperfctr_set_control(struct vperfctr *perfctr,
-			  const struct vperfctr_control *control);
+struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr);
+
+static inline void vperfctr_get(struct vperfctr *perfctr)
+{
+	refcount_inc(&perfctr->refcount);
+}
+
+/*
+ * The page's sequence count, as in seqcount_t but shared with user space:
+ * only the owner's CPU (or a ptracer while the owner is frozen) writes.
+ */
+static inline void vperfctr_write_begin(struct vperfctr_state *kstate)
+{
+	WRITE_ONCE(kstate->seq, kstate->seq + 1);
+	/* An odd seq is visible before any change to the page. */
+	smp_wmb();
+}
+
+static inline void vperfctr_write_end(struct vperfctr_state *kstate)
+{
+	/* Every change to the page is visible before seq is even again. */
+	smp_wmb();
+	WRITE_ONCE(kstate->seq, kstate->seq + 1);
+}
+
+/* counting.c */
 u32 vperfctr_suspend(struct vperfctr *perfctr);
 void vperfctr_resume(struct vperfctr *perfctr);
 void vperfctr_sample(struct vperfctr *perfctr);
-void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask);
-int vperfctr_ireload(struct vperfctr *perfctr);
-u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
-			  u64 n);
+void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf);
+void vperfctr_stop(struct vperfctr *perfctr);
 void vperfctr_get_sums(const struct vperfctr *perfctr,
 		       struct perfctr_sum_ctrs *sum);
-unsigned int vperfctr_sample_interval(u32 width, u32 khz);
-u64 vperfctr_tsc_to_ns(u64 delta);
-
-/* info.c */
-#define PERFCTR_DRIVER_VERSION	"6.0"
-void perfctr_get_info(struct perfctr_info *info);
-
-/* inherit.c */
-void vperfctr_new_generation(struct vperfctr *perfctr, bool reset_children);
-struct vperfctr *vperfctr_inherit(struct vperfctr *parent);
-void vperfctr_propagate(struct vperfctr *child);
 
 static inline bool vperfctr_is_oncpu(const struct vperfctr *perfctr)
 {
 	return perfctr->kstate->flags & VPERFCTR_STATE_ONCPU;
 }
+
+static inline bool vperfctr_is_imode(u32 cstatus, unsigned int i)
+{
+	return i >= perfctr_cstatus_nractrs(cstatus);
+}
+
+static inline u64 vperfctr_width_mask(u32 width)
+{
+	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
+}
+
+/* control.c */
+bool vperfctr_allow_kernel(void);
+int vperfctr_check_control(const struct vperfctr_control *control,
+			   bool allow_kernel);
+void vperfctr_set_control(struct vperfctr *perfctr,
+			  const struct vperfctr_control *control);
+unsigned int vperfctr_sample_interval(u32 width, u32 khz);
+
+/* software.c */
+extern u32 vperfctr_time_mult;
+extern u32 vperfctr_time_shift;
+u64 vperfctr_tsc_to_ns(u64 delta);
+int vperfctr_check_software(const struct perfctr_cpu_control *cc,
+			    unsigned int i, bool allow_kernel);
+u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
+			  u64 n);
 
 static inline bool vperfctr_map_is_software(u32 map)
 {
@@ -124,5 +164,52 @@ static inline bool vperfctr_map_is_task_clock(u32 map)
 {
 	return map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK);
 }
+
+/* imode.c */
+void vperfctr_init_itimer(struct vperfctr *perfctr);
+u64 vperfctr_itimer_ns(const struct vperfctr *perfctr);
+void vperfctr_notify_owner(struct vperfctr *perfctr);
+void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask);
+void vperfctr_load_ireset(struct vperfctr *perfctr);
+bool vperfctr_ireload_pending(const struct vperfctr *perfctr);
+int vperfctr_ireload(struct vperfctr *perfctr);
+
+/*
+ * A hardware interrupt-mode counter starts from its negative ireset, top
+ * bit set, and has overflowed once that bit is clear: the value says so
+ * whether or not the overflow interrupt has been taken yet, so a late or
+ * lost interrupt loses no overflow.
+ */
+static inline bool vperfctr_hw_overflowed(const struct perfctr_pmc_state *pmc)
+{
+	return !(pmc->start & BIT_ULL(pmc->width - 1));
+}
+
+/* Count @n events into software i-mode counter @i; true on overflow. */
+static inline bool vperfctr_icount_add(struct vperfctr *perfctr,
+				       unsigned int i, u64 n)
+{
+	s64 before = perfctr->icount[i];
+
+	perfctr->icount[i] = before + n;
+	return before < 0 && perfctr->icount[i] >= 0;
+}
+
+/* hooks.c */
+void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr);
+
+/* file.c */
+extern const struct file_operations vperfctr_fops;
+struct vperfctr *vperfctr_of(struct fd f);
+struct file *vperfctr_new_file(void);
+
+/* inherit.c */
+void vperfctr_new_generation(struct vperfctr *perfctr, bool reset_children);
+struct vperfctr *vperfctr_inherit(struct vperfctr *parent);
+void vperfctr_propagate(struct vperfctr *child);
+
+/* info.c */
+#define PERFCTR_DRIVER_VERSION	"6.0"
+void perfctr_get_info(struct perfctr_info *info);
 
 #endif /* _KERNEL_PERFCTR_INTERNAL_H */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual per-process performance counters: the control.  A control names
+ * the counters a thread counts, in accumulation or interrupt mode.  It is
+ * checked whole here, the driver being asked only about one hardware
+ * counter at a time, then installed in a suspended state, restarting the
+ * sums it does not preserve.
+ */
+#include <linux/bits.h>
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/perf_event.h>
+#include <linux/signal.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+
+/* Counting kernel mode needs what perf_event_open() asks for it. */
+bool vperfctr_allow_kernel(void)
+{
+	if (IS_ENABLED(CONFIG_PERF_EVENTS) &&
+	    READ_ONCE(sysctl_perf_event_paranoid) < 2)
+		return true;
+	return perfmon_capable();
+}
+
+static u32 vperfctr_cstatus(const struct perfctr_cpu_control *cc)
+{
+	return (cc->tsc_on ? PERFCTR_CSTATUS_TSC_ON : 0) |
+	       (cc->nrictrs << 16) | cc->nractrs;
+}
+
+/*
+ * A hardware counter: one the driver accepts, not used twice, within the
+ * machine's count, and in interrupt mode preset within its width.
+ */
+static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
+				   unsigned int i, unsigned int nrhw,
+				   bool allow_kernel)
+{
+	const struct perfctr_pmu *pmu = arch_perfctr_pmu();
+	u32 map = cc->pmc_map[i];
+	s64 ireset = cc->ireset[i];
+	unsigned int j;
+	u32 width;
+	int err;
+
+	if (nrhw > pmu->nrctrs + pmu->nrfixed)
+		return -EINVAL;
+	err = arch_perfctr_check_counter(map, cc->evntsel[i], ireset,
+					 allow_kernel);
+	if (err && err != -EACCES)
+		return err;
+	/* The driver accepted both: equal names are the same counter. */
+	for (j = 0; j < i; j++)
+		if (cc->pmc_map[j] == map)
+			return -EINVAL;
+	if (i >= cc->nractrs) {
+		/*
+		 * Preset to ireset, a counter interrupts when it counts past
+		 * zero; more than half its range could not be told from an
+		 * overflowed one (vperfctr_hw_overflowed()).
+		 */
+		width = arch_perfctr_counter_width(map);
+		if (ireset >= 0 ||
+		    (width < 64 && ireset < -(s64)BIT_ULL(width - 1)))
+			return -EINVAL;
+	}
+	return err;
+}
+
+/**
+ * vperfctr_check_control - validate a control before it is used
+ * @control: the control as copied from user space
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Reserved fields and unknown flags must be zero, so that they can be
+ * given a meaning later; entries beyond the counters in use must be zero
+ * too.  Every counter is checked here, the driver being asked only whether
+ * its hardware can count one hardware counter so.
+ *
+ * Return: 0, -EINVAL for a malformed control or one this machine cannot
+ * count, -EACCES for kernel-mode counting without the privilege (only if
+ * nothing else is wrong).
+ */
+int vperfctr_check_control(const struct vperfctr_control *control,
+			   bool allow_kernel)
+{
+	const struct perfctr_cpu_control *cc = &control->cpu_control;
+	unsigned int i, nrctrs, nrhw = 0;
+	int err, eacces = 0;
+
+	if (control->flags || control->_reserved0 || cc->_reserved0 ||
+	    memchr_inv(control->_reserved1, 0, sizeof(control->_reserved1)) ||
+	    memchr_inv(cc->_reserved1, 0, sizeof(cc->_reserved1)))
+		return -EINVAL;
+	if (cc->tsc_on > 1)
+		return -EINVAL;
+	if (cc->nractrs > PERFCTR_MAX_NRCTRS ||
+	    cc->nrictrs > PERFCTR_MAX_NRCTRS - cc->nractrs)
+		return -EINVAL;
+	nrctrs = cc->nractrs + cc->nrictrs;
+	for (i = nrctrs; i < PERFCTR_MAX_NRCTRS; i++)
+		if (cc->pmc_map[i] || cc->evntsel[i] || cc->ireset[i])
+			return -EINVAL;
+	if (control->si_signo < 0 || !valid_signal(control->si_signo) ||
+	    (cc->nrictrs && !control->si_signo))
+		return -EINVAL;
+	for (i = 0; i < cc->nractrs; i++)
+		if (cc->ireset[i])
+			return -EINVAL;
+	for (i = 0; i < nrctrs; i++) {
+		if (vperfctr_map_is_software(cc->pmc_map[i]))
+			err = vperfctr_check_software(cc, i, allow_kernel);
+		else
+			err = vperfctr_check_hardware(cc, i, ++nrhw,
+						      allow_kernel);
+		if (err == -EACCES)
+			eacces = err;
+		else if (err)
+			return err;
+	}
+	return eacces;
+}
+
+/* The sampling timer: at 8 events per cycle, sample at half the wrap. */
+#define VPERFCTR_MAX_EVENTS_PER_CYCLE	8
+#define VPERFCTR_MAX_SAMPLE_TICKS	(3600 * HZ)
+
+/**
+ * vperfctr_sample_interval - ticks between samples of hardware counters
+ * @width: the width in bits of the narrowest counter in use
+ * @khz: the core clock
+ *
+ * A counter must not wrap twice between two samples, or the difference
+ * from its start value loses a whole period.  At most
+ * VPERFCTR_MAX_EVENTS_PER_CYCLE events per cycle, a @width bit counter
+ * wraps after 2^width / (khz * 1000 * 8) seconds; sample at half that.
+ *
+ * Return: the interval in ticks, at least 1, or 0 when no counter can
+ * wrap in an hour.
+ */
+unsigned int vperfctr_sample_interval(u32 width, u32 khz)
+{
+	u64 rate, ticks;
+
+	if (!width || width >= 64)
+		return 0;
+	if (!khz)
+		return 1;
+	rate = (u64)khz * 1000 * VPERFCTR_MAX_EVENTS_PER_CYCLE;
+	ticks = mul_u64_u64_div_u64(BIT_ULL(width - 1), HZ, rate);
+	if (ticks >= VPERFCTR_MAX_SAMPLE_TICKS)
+		return 0;
+	return max_t(u64, ticks, 1);
+}
+
+/**
+ * vperfctr_set_control - install a checked control in a suspended state
+ * @perfctr: the state, its counters not running
+ * @control: the new control, checked by vperfctr_check_control()
+ *
+ * The sums restart from zero, except those of the counters whose bit is
+ * set in control->preserve.  The TSC sum restarts only when the new control
+ * turns the TSC off: a TSC left on keeps accumulating.
+ */
+void vperfctr_set_control(struct vperfctr *perfctr,
+			  const struct vperfctr_control *control)
+{
+	const struct perfctr_cpu_control *cc = &control->cpu_control;
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 min_width = 64;
+
+	perfctr->control = *control;
+	perfctr->nrhw = 0;
+	perfctr->sw_events = 0;
+	perfctr->iresume_cstatus = 0;
+	WRITE_ONCE(perfctr->pending_ovf, 0);
+	memset(perfctr->icount, 0, sizeof(perfctr->icount));
+
+	vperfctr_write_begin(kstate);
+	state->cstatus = vperfctr_cstatus(cc);
+	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	if (!cc->tsc_on)
+		state->tsc_sum = 0;
+	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
+
+		if (!(control->preserve & BIT(i)))
+			pmc->sum = 0;
+		pmc->map = map;
+		pmc->start = 0;
+		pmc->width = 0;
+		if (i >= nrctrs)
+			continue;
+		if (vperfctr_map_is_software(map)) {
+			pmc->width = 64;
+			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
+		} else {
+			pmc->width = arch_perfctr_counter_width(map);
+			min_width = min(min_width, pmc->width);
+			perfctr->nrhw++;
+		}
+	}
+	vperfctr_load_ireset(perfctr);
+	if (perfctr->nrhw && arch_perfctr_has_user_read())
+		kstate->flags |= VPERFCTR_STATE_RDPMC;
+	else
+		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	vperfctr_write_end(kstate);
+	perfctr->sample_ticks = perfctr->nrhw ?
+		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;
+	perfctr->ticks_left = perfctr->sample_ticks;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the control: its validation, and what installing one does
+ * to the sums.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/signal.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+#include "test_helpers.h"
+
+static void new_state_is_inactive_and_zero(struct kunit *test)
+{
+	struct vperfctr *perfctr = vperfctr_test_ctx()->perfctr;
+	struct perfctr_sum_ctrs sum;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->magic, VPERFCTR_STATE_MAGIC);
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->abi_version,
+			PERFCTR_ABI_VERSION);
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->flags, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&perfctr->refcount), 1);
+	memset(&sum, 0xff, sizeof(sum));
+	vperfctr_get_sums(perfctr, &sum);
+	KUNIT_EXPECT_EQ(test, sum.tsc, 0);
+	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++)
+		KUNIT_EXPECT_EQ(test, sum.pmc[i], 0);
+}
+
+static void check_control_accepts_tsc_and_empty(struct kunit *test)
+{
+	struct vperfctr_control control;
+
+	tsc_control(&control, 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), 0);
+	tsc_control(&control, 1);
+	control.si_signo = SIGIO;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), 0);
+}
+
+static void check_control_rejects_unknown_flags(struct kunit *test)
+{
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	control.flags = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	control.flags = 0x80000000;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+}
+
+static void check_control_rejects_reserved_fields(struct kunit *test)
+{
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	control._reserved0 = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control._reserved1[1] = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.cpu_control._reserved0 = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.cpu_control._reserved1[3] = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+}
+
+static void check_control_rejects_bad_tsc_on_and_signal(struct kunit *test)
+{
+	struct vperfctr_control control;
+
+	tsc_control(&control, 2);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.si_signo = -1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	control.si_signo = _NSIG + 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+}
+
+static void check_control_rejects_more_counters_than_hardware(struct kunit *test)
+{
+	u32 avail = arch_perfctr_pmu()->nrctrs + arch_perfctr_pmu()->nrfixed;
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	control.cpu_control.nractrs = avail + 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.cpu_control.nrictrs = avail + 1;
+	control.si_signo = SIGIO;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	/* The sum must not wrap into a small number. */
+	tsc_control(&control, 1);
+	control.cpu_control.nractrs = 1;
+	control.cpu_control.nrictrs = 0xffffffff;
+	control.si_signo = SIGIO;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+}
+
+static void check_control_rejects_entries_beyond_counters(struct kunit *test)
+{
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	control.cpu_control.pmc_map[PERFCTR_MAX_NRCTRS - 1] = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.cpu_control.evntsel[0] = 0xc0;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+	tsc_control(&control, 1);
+	control.cpu_control.ireset[2] = -100;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(&control, false), -EINVAL);
+}
+
+static void control_keeps_tsc_sum_unless_tsc_turned_off(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control control;
+
+	start_tsc(test, 0);
+	ctx->tsc = 700;
+	vperfctr_suspend(ctx->perfctr);
+
+	tsc_control(&control, 1);
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
+	KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_tsc(state->cstatus));
+
+	tsc_control(&control, 0);
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0);
+	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_enabled(state->cstatus));
+}
+
+static void control_resets_sums_except_preserved(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control control;
+
+	state->pmc[0].sum = 5;
+	state->pmc[1].sum = 6;
+	state->pmc[31].sum = 7;
+	tsc_control(&control, 1);
+	control.preserve = BIT(1) | BIT(31);
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
+	KUNIT_EXPECT_EQ(test, state->pmc[31].sum, 7);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->control.preserve, BIT(1) | BIT(31));
+}
+
+static void sample_interval_follows_width_and_clock(struct kunit *test)
+{
+	u32 widths[] = { 31, 32, 40, 48 };
+	u32 khz = 3000000;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
+		u64 ticks = vperfctr_sample_interval(widths[i], khz);
+		u64 rate = (u64)khz * 1000 * 8;
+
+		if (!ticks)
+			continue;	/* more than an hour */
+		/* Sampled no later than half the fastest wrap time. */
+		KUNIT_EXPECT_LE(test, ticks * rate / HZ,
+				BIT_ULL(widths[i] - 1) + rate / HZ);
+		if (ticks > 1)
+			KUNIT_EXPECT_GT(test, (ticks + 1) * rate / HZ,
+					BIT_ULL(widths[i] - 1));
+	}
+	KUNIT_EXPECT_GE(test, vperfctr_sample_interval(32, khz), 1);
+	KUNIT_EXPECT_GT(test, vperfctr_sample_interval(40, khz),
+			vperfctr_sample_interval(32, khz));
+	KUNIT_EXPECT_EQ(test, vperfctr_sample_interval(64, khz), 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_sample_interval(32, 0), 1);
+}
+
+static struct kunit_case perfctr_control_cases[] = {
+	KUNIT_CASE(new_state_is_inactive_and_zero),
+	KUNIT_CASE(check_control_accepts_tsc_and_empty),
+	KUNIT_CASE(check_control_rejects_unknown_flags),
+	KUNIT_CASE(check_control_rejects_reserved_fields),
+	KUNIT_CASE(check_control_rejects_bad_tsc_on_and_signal),
+	KUNIT_CASE(check_control_rejects_more_counters_than_hardware),
+	KUNIT_CASE(check_control_rejects_entries_beyond_counters),
+	KUNIT_CASE(control_keeps_tsc_sum_unless_tsc_turned_off),
+	KUNIT_CASE(control_resets_sums_except_preserved),
+	KUNIT_CASE(sample_interval_follows_width_and_clock),
+	{}
+};
+
+static struct kunit_suite perfctr_control_suite = {
+	.name = "perfctr_control",
+	.init = vperfctr_test_init,
+	.exit = vperfctr_test_exit,
+	.test_cases = perfctr_control_cases,
+};
+
+kunit_test_suite(perfctr_control_suite);

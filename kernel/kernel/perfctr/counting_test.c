@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of counting: the sums kept across suspend, resume, samples
+ * and counter wrap-around, the sequence count of the shared page,
+ * user-mode reads and forbidden CPUs.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/signal.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+#include "test_helpers.h"
+
+static void suspend_counts_only_time_on_cpu(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+
+	start_tsc(test, 1000);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_start, 1000);
+	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(ctx->perfctr));
+
+	ctx->tsc = 1600;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 600);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(ctx->perfctr));
+
+	/* 3400 cycles off the CPU are not the thread's. */
+	ctx->tsc = 5000;
+	vperfctr_resume(ctx->perfctr);
+	ctx->tsc = 5100;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 700);
+}
+
+static void sample_folds_count_and_keeps_running(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+
+	start_tsc(test, 100);
+	ctx->tsc = 250;
+	vperfctr_sample(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 150);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_start, 250);
+	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(ctx->perfctr));
+}
+
+static void tsc_delta_is_modular_across_wrap(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+
+	start_tsc(test, U64_MAX - 9);
+	ctx->tsc = 6;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->kstate->cpu_state.tsc_sum, 16);
+}
+
+static void every_update_moves_seq_and_leaves_it_even(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	u32 seq = kstate->seq;
+
+	KUNIT_EXPECT_EQ(test, seq % 2, 0);
+	start_tsc(test, 10);
+	KUNIT_EXPECT_EQ(test, kstate->seq % 2, 0);
+	KUNIT_EXPECT_GT(test, kstate->seq, seq);
+	seq = kstate->seq;
+	ctx->tsc = 20;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->seq % 2, 0);
+	KUNIT_EXPECT_GT(test, kstate->seq, seq);
+}
+
+static void hw_counter_delta_is_modular_at_counter_width(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 32);
+	ctx->hw[2] = 0xffffff00;
+	control->cpu_control.nractrs = 1;
+	control->cpu_control.pmc_map[0] = 2;
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_TRUE(test, ctx->enabled);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].width, 32);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0xffffff00);
+
+	fake_count(ctx, 2, 0x300);	/* wraps to 0x200 */
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_FALSE(test, ctx->enabled);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x300);
+
+	/* Counted by someone else while suspended: not the thread's. */
+	ctx->hw[2] = 12345;
+	vperfctr_resume(ctx->perfctr);
+	fake_count(ctx, 2, 7);
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x307);
+}
+
+static void hw_counter_wraps_at_48_bits(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 48);
+	ctx->hw[0] = BIT_ULL(48) - 0x100;
+	control->cpu_control.nractrs = 1;
+	start_control(test, ctx->perfctr, control);
+	fake_count(ctx, 0, 0x300);	/* wraps to 0x200 */
+	KUNIT_EXPECT_EQ(test, ctx->hw[0], 0x200);
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x300);
+}
+
+/*
+ * User-mode reads of the counters (rdpmc) go with a control that has
+ * hardware counters, on a driver that allows them, and follow the owner
+ * on and off the CPU, overflow or not.
+ */
+static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	unsigned long flags;
+	int on_resume, on_suspend;
+	unsigned int calls;
+
+	use_fake_pmu(test, 48);
+	control->cpu_control.nractrs = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+
+	ctx->user_read_ok = true;
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+
+	/* Stopped by an overflow, the owner may still read. */
+	local_irq_save(flags);
+	vperfctr_overflow(perfctr, 0);
+	__perfctr_resume_thread(perfctr);
+	on_resume = ctx->user_read;
+	__perfctr_suspend_thread(perfctr);
+	on_suspend = ctx->user_read;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, on_resume, 1);
+	KUNIT_EXPECT_EQ(test, on_suspend, 0);
+
+	/* Software counters only: nothing to read with rdpmc. */
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	vperfctr_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	calls = ctx->user_read_calls;
+	local_irq_save(flags);
+	__perfctr_resume_thread(perfctr);
+	__perfctr_suspend_thread(perfctr);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ctx->user_read_calls, calls);
+}
+
+static void sampling_timer_samples_when_it_expires(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	unsigned int i;
+
+	use_fake_pmu(test, 32);
+	control->cpu_control.nractrs = 1;
+	start_control(test, perfctr, control);
+	KUNIT_ASSERT_GT(test, perfctr->sample_ticks, 0);
+
+	for (i = 1; i < perfctr->sample_ticks; i++) {
+		fake_count(ctx, 0, 1000);
+		__perfctr_sample_thread(perfctr);
+	}
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
+	fake_count(ctx, 0, 1000);
+	__perfctr_sample_thread(perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1000ULL * i);
+	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(perfctr));
+	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->sample_ticks);
+}
+
+static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	unsigned long flags;
+	int cpu;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	control->cpu_control.nractrs = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	/* Allowed everywhere, forbidden nowhere: resumes. */
+	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
+	KUNIT_EXPECT_FALSE(test, perfctr->bad_cpus_allowed);
+	__perfctr_resume_thread(perfctr);
+	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(perfctr));
+	vperfctr_suspend(perfctr);
+
+	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
+	KUNIT_EXPECT_TRUE(test, perfctr->bad_cpus_allowed);
+	__perfctr_resume_thread(perfctr);
+	cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(perfctr));
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_TRUE(test, perfctr->pending_sigill);
+	/* Nor may the owner read the counters of a CPU that cannot count. */
+	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	KUNIT_EXPECT_EQ(test, ctx->user_read, 0);
+}
+
+static struct kunit_case perfctr_counting_cases[] = {
+	KUNIT_CASE(suspend_counts_only_time_on_cpu),
+	KUNIT_CASE(sample_folds_count_and_keeps_running),
+	KUNIT_CASE(tsc_delta_is_modular_across_wrap),
+	KUNIT_CASE(every_update_moves_seq_and_leaves_it_even),
+	KUNIT_CASE(hw_counter_delta_is_modular_at_counter_width),
+	KUNIT_CASE(hw_counter_wraps_at_48_bits),
+	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
+	KUNIT_CASE(sampling_timer_samples_when_it_expires),
+	KUNIT_CASE(resume_on_forbidden_cpu_stops_and_flags_sigill),
+	{}
+};
+
+static struct kunit_suite perfctr_counting_suite = {
+	.name = "perfctr_counting",
+	.init = vperfctr_test_init,
+	.exit = vperfctr_test_exit,
+	.test_cases = perfctr_counting_cases,
+};
+
+kunit_test_suite(perfctr_counting_suite);

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual per-process performance counters: the thread hooks.  The inline
+ * wrappers in <linux/perfctr.h> call these only for a thread that has
+ * counters: at every context switch, at the timer tick, on an affinity
+ * change, on a page fault, on the way back to user mode, at fork, exit,
+ * reaping and a privileged exec.
+ */
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/signal.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+
+struct cpumask perfctr_cpus_forbidden_mask;
+
+/*
+ * Interrupts are off: this is __switch_to().  User-mode reads of the
+ * counters follow the thread, not its counters' state: they stay allowed
+ * while an overflow has the counters stopped, so a reader that saw them
+ * running a moment ago never faults.
+ */
+void __perfctr_suspend_thread(struct vperfctr *perfctr)
+{
+	u32 ovf;
+
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		arch_perfctr_user_read(false);
+	if (!vperfctr_is_oncpu(perfctr))
+		return;
+	ovf = vperfctr_suspend(perfctr);
+	ovf |= vperfctr_count_events(perfctr, BIT(PERFCTR_SW_CONTEXT_SWITCHES),
+				     0, 1);
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+}
+
+/*
+ * Resuming on a forbidden CPU stops the counters, and user-mode reads of
+ * them: the hardware there cannot count what the control asks for.
+ */
+static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+
+	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
+	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
+		return false;
+	if (kstate->flags & VPERFCTR_STATE_RDPMC)
+		arch_perfctr_user_read(false);
+	vperfctr_write_begin(kstate);
+	kstate->cpu_state.cstatus = 0;
+	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	vperfctr_write_end(kstate);
+	WRITE_ONCE(perfctr->pending_sigill, true);
+	vperfctr_notify_owner(perfctr);
+	return true;
+}
+
+void __perfctr_resume_thread(struct vperfctr *perfctr)
+{
+	int cpu = smp_processor_id();
+	u32 ovf = 0;
+
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		arch_perfctr_user_read(true);
+	if (!perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		return;
+	if (vperfctr_on_forbidden_cpu(perfctr, cpu))
+		return;
+	if (perfctr->last_cpu != cpu) {
+		if (perfctr->last_cpu >= 0)
+			ovf = vperfctr_count_events(perfctr,
+						    BIT(PERFCTR_SW_CPU_MIGRATIONS),
+						    0, 1);
+		perfctr->last_cpu = cpu;
+	}
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		vperfctr_resume(perfctr);
+}
+
+/* The timer tick, interrupts off: sample before a counter can wrap. */
+void __perfctr_sample_thread(struct vperfctr *perfctr)
+{
+	if (!perfctr->sample_ticks || !vperfctr_is_oncpu(perfctr))
+		return;
+	if (--perfctr->ticks_left == 0)
+		vperfctr_sample(perfctr);
+}
+
+/*
+ * Under the runqueue lock: no task_lock() here (it nests outside), so the
+ * state is freed only after an RCU grace period, and this runs with
+ * interrupts off, inside one.
+ */
+void __perfctr_set_cpus_allowed(struct vperfctr *perfctr,
+				const struct cpumask *new_mask)
+{
+	WRITE_ONCE(perfctr->bad_cpus_allowed,
+		   cpumask_intersects(new_mask, &perfctr_cpus_forbidden_mask));
+}
+
+void __perfctr_account_fault(struct vperfctr *perfctr,
+			     struct pt_regs *regs, bool major)
+{
+	u32 events = BIT(PERFCTR_SW_PAGE_FAULTS) |
+		     BIT(major ? PERFCTR_SW_MAJOR_FAULTS :
+				 PERFCTR_SW_MINOR_FAULTS);
+	u32 mode = regs && user_mode(regs) ? PERFCTR_SW_USR : PERFCTR_SW_OS;
+	unsigned long flags;
+	u32 ovf;
+
+	local_irq_save(flags);
+	ovf = vperfctr_count_events(perfctr, events, mode, 1);
+	if (ovf && vperfctr_is_oncpu(perfctr))
+		vperfctr_sample_checked(perfctr, ovf);
+	else if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	local_irq_restore(flags);
+}
+
+/* On the way back to user mode: send what the hooks above could not. */
+void __perfctr_notify_resume(struct vperfctr *perfctr)
+{
+	u32 ovf = xchg(&perfctr->pending_ovf, 0);
+	int signo = READ_ONCE(perfctr->control.si_signo);
+
+	if (xchg(&perfctr->pending_sigill, false))
+		send_sig(SIGILL, current, 1);
+	if (ovf && signo) {
+		struct kernel_siginfo info;
+
+		clear_siginfo(&info);
+		info.si_signo = signo;
+		info.si_code = SI_PMC_OVF;
+		info.si_pmc_ovf_mask = ovf;
+		send_sig_info(signo, &info, current);
+	}
+}
+
+/* The state, detached from its owner, lives on while files hold it. */
+static void vperfctr_detach(struct vperfctr *perfctr)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+
+	RCU_INIT_POINTER(perfctr->owner, NULL);
+	vperfctr_write_begin(kstate);
+	kstate->flags |= VPERFCTR_STATE_DETACHED;
+	vperfctr_write_end(kstate);
+	vperfctr_put(perfctr);
+}
+
+/*
+ * Take @perfctr off @tsk, unless someone else already did.  Whoever
+ * clears the pointer under task_lock() drops the thread's reference, so
+ * unlink and release never both do.
+ */
+static bool vperfctr_unlink_task(struct task_struct *tsk,
+				 struct vperfctr *perfctr)
+{
+	bool detach;
+
+	task_lock(tsk);
+	detach = tsk->thread.perfctr == perfctr;
+	if (detach)
+		WRITE_ONCE(tsk->thread.perfctr, NULL);
+	task_unlock(tsk);
+	return detach;
+}
+
+/*
+ * Stop @perfctr, attached to @tsk (current or frozen), and detach it.  Its
+ * children stop propagating into it, and it propagates nothing.
+ */
+void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	vperfctr_stop(perfctr);
+	local_irq_restore(flags);
+	vperfctr_new_generation(perfctr, false);
+	if (vperfctr_unlink_task(tsk, perfctr))
+		vperfctr_detach(perfctr);
+}
+
+/*
+ * Counters stop here, in the owner itself.  It is also called for a child
+ * whose fork failed after perfctr_copy_task(): that child never ran and is
+ * never reaped, so its state is freed here and propagates nothing.
+ */
+void __perfctr_exit_thread(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctr;
+	unsigned long flags;
+
+	if (tsk != current) {
+		tsk->thread.perfctr = NULL;
+		vperfctr_detach(perfctr);
+		return;
+	}
+	local_irq_save(flags);
+	vperfctr_stop(perfctr);
+	vperfctr_write_begin(perfctr->kstate);
+	perfctr->kstate->flags |= VPERFCTR_STATE_DEAD;
+	vperfctr_write_end(perfctr->kstate);
+	local_irq_restore(flags);
+}
+
+/*
+ * A child inherits a state only from a thread whose counters are on, and
+ * kernel threads and user workers (args->fn) never do.
+ */
+int __perfctr_copy_task(struct task_struct *child,
+			const struct kernel_clone_args *args)
+{
+	struct vperfctr *parent = current->thread.perfctr;
+	const struct perfctr_cpu_control *cc = &parent->control.cpu_control;
+	struct vperfctr *perfctr;
+
+	if (args->fn || (!cc->tsc_on && !cc->nractrs && !cc->nrictrs))
+		return 0;
+	perfctr = vperfctr_inherit(parent);
+	if (!perfctr)
+		return -ENOMEM;
+	RCU_INIT_POINTER(perfctr->owner, child);
+	child->thread.perfctr = perfctr;
+	return 0;
+}
+
+void __perfctr_release_task(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctr;
+
+	if (!vperfctr_unlink_task(tsk, perfctr))
+		return;
+	vperfctr_propagate(perfctr);
+	vperfctr_detach(perfctr);
+}
+
+/* exec of a setuid program: what runs with privilege is not counted. */
+void __perfctr_drop_thread(struct task_struct *tsk)
+{
+	vperfctr_unlink(tsk, tsk->thread.perfctr);
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of inheritance at fork and propagation of final counts.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/signal.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+#include "test_helpers.h"
+
+static void set_sums(struct vperfctr *perfctr, u64 tsc, u64 pmc0)
+{
+	perfctr->kstate->cpu_state.tsc_sum = tsc;
+	perfctr->kstate->cpu_state.pmc[0].sum = pmc0;
+}
+
+static void inherited_state_has_control_and_zero_sums(struct kunit *test)
+{
+	struct vperfctr *parent = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *child;
+
+	control->cpu_control.tsc_on = 1;
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	vperfctr_set_control(parent, control);
+	set_sums(parent, 100, 10);
+
+	child = vperfctr_inherit(parent);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, memcmp(&child->control, control,
+				     sizeof(*control)), 0);
+	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.cstatus,
+			parent->kstate->cpu_state.cstatus);
+	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.tsc_sum, 0);
+	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.pmc[0].sum, 0);
+	KUNIT_EXPECT_PTR_EQ(test, child->parent, parent);
+	KUNIT_EXPECT_EQ(test, child->parent_id, parent->inheritance_id);
+	KUNIT_EXPECT_NE(test, child->inheritance_id, parent->inheritance_id);
+	KUNIT_EXPECT_EQ(test, refcount_read(&parent->refcount), 2);
+	vperfctr_put(child);
+	KUNIT_EXPECT_EQ(test, refcount_read(&parent->refcount), 1);
+}
+
+static void propagation_adds_child_and_grandchildren(struct kunit *test)
+{
+	struct vperfctr *root = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *child, *grandchild;
+
+	control->cpu_control.tsc_on = 1;
+	vperfctr_set_control(root, control);
+	child = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	grandchild = vperfctr_inherit(child);
+	KUNIT_ASSERT_NOT_NULL(test, grandchild);
+
+	set_sums(grandchild, 5, 1);
+	vperfctr_propagate(grandchild);
+	KUNIT_EXPECT_EQ(test, child->children.tsc, 5);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 0);
+	set_sums(child, 70, 2);
+	vperfctr_propagate(child);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 75);
+	KUNIT_EXPECT_EQ(test, root->children.pmc[0], 3);
+	KUNIT_EXPECT_EQ(test, root->kstate->cpu_state.tsc_sum, 0);
+	vperfctr_put(grandchild);
+	vperfctr_put(child);
+}
+
+static void late_grandchild_is_forwarded_to_root(struct kunit *test)
+{
+	struct vperfctr *root = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *child, *grandchild;
+
+	control->cpu_control.tsc_on = 1;
+	vperfctr_set_control(root, control);
+	child = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	grandchild = vperfctr_inherit(child);
+	KUNIT_ASSERT_NOT_NULL(test, grandchild);
+
+	/* The child is reaped first; the grandchild outlives it. */
+	set_sums(child, 70, 0);
+	vperfctr_propagate(child);
+	vperfctr_put(child);
+	set_sums(grandchild, 5, 0);
+	vperfctr_propagate(grandchild);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 75);
+	vperfctr_put(grandchild);
+	KUNIT_EXPECT_EQ(test, refcount_read(&root->refcount), 1);
+}
+
+static void new_control_stops_propagation_and_clears_children(struct kunit *test)
+{
+	struct vperfctr *root = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *early, *late;
+
+	control->cpu_control.tsc_on = 1;
+	vperfctr_set_control(root, control);
+	early = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, early);
+	set_sums(early, 40, 0);
+	vperfctr_propagate(early);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 40);
+	vperfctr_put(early);
+
+	early = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, early);
+	vperfctr_new_generation(root, true);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 0);
+	late = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, late);
+	set_sums(early, 7, 0);
+	vperfctr_propagate(early);
+	set_sums(late, 9, 0);
+	vperfctr_propagate(late);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 9);
+	vperfctr_put(early);
+	vperfctr_put(late);
+}
+
+static void child_with_own_control_propagates_nothing(struct kunit *test)
+{
+	struct vperfctr *root = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *child;
+
+	control->cpu_control.tsc_on = 1;
+	vperfctr_set_control(root, control);
+	child = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	vperfctr_new_generation(child, true);
+	set_sums(child, 11, 0);
+	vperfctr_propagate(child);
+	KUNIT_EXPECT_EQ(test, root->children.tsc, 0);
+	vperfctr_put(child);
+}
+
+static struct kunit_case perfctr_inherit_cases[] = {
+	KUNIT_CASE(inherited_state_has_control_and_zero_sums),
+	KUNIT_CASE(propagation_adds_child_and_grandchildren),
+	KUNIT_CASE(late_grandchild_is_forwarded_to_root),
+	KUNIT_CASE(new_control_stops_propagation_and_clears_children),
+	KUNIT_CASE(child_with_own_control_propagates_nothing),
+	{}
+};
+
+static struct kunit_suite perfctr_inherit_suite = {
+	.name = "perfctr_inherit",
+	.init = vperfctr_test_init,
+	.exit = vperfctr_test_exit,
+	.test_cases = perfctr_inherit_cases,
+};
+
+kunit_test_suite(perfctr_inherit_suite);

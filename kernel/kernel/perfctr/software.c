@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual per-process performance counters: software counters.  They need
+ * no counter hardware: task-clock is the time the thread ran, from the
+ * time-stamp counter read at every switch; context switches, CPU
+ * migrations and page faults are counted by the thread hooks.  They are
+ * read from the shared page like the hardware counters.
+ */
+#include <linux/bits.h>
+#include <linux/clocksource.h>
+#include <linux/errno.h>
+#include <linux/init.h>
+#include <linux/math64.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+
+/* TSC ticks to ns, for task-clock: (ticks * mult) >> shift. */
+u32 vperfctr_time_mult __ro_after_init;
+u32 vperfctr_time_shift __ro_after_init;
+
+/**
+ * vperfctr_tsc_to_ns - convert a TSC interval to nanoseconds
+ * @delta: TSC ticks
+ *
+ * Return: @delta in ns, as user space computes it from the state page.
+ */
+u64 vperfctr_tsc_to_ns(u64 delta)
+{
+	return mul_u64_u32_shr(delta, vperfctr_time_mult, vperfctr_time_shift);
+}
+
+/**
+ * vperfctr_count_events - count software events of the owner
+ * @perfctr: the owner's state, interrupts off
+ * @events: bit mask of PERFCTR_SW_* events that happened
+ * @mode: PERFCTR_SW_USR or PERFCTR_SW_OS, for the fault events
+ * @n: how many
+ *
+ * Return: the mask of interrupt-mode counters that overflowed.
+ */
+u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
+			  u64 n)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u32 ovf = 0;
+
+	if (!(perfctr->sw_events & events))
+		return 0;
+	vperfctr_write_begin(kstate);
+	for (i = 0; i < nrctrs; i++) {
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u32 event = pmc->map & ~PERFCTR_MAP_SOFTWARE;
+		u64 evntsel = perfctr->control.cpu_control.evntsel[i];
+
+		if (!vperfctr_map_is_software(pmc->map) ||
+		    event == PERFCTR_SW_TASK_CLOCK || !(events & BIT(event)))
+			continue;
+		if (evntsel && !(evntsel & mode))
+			continue;
+		pmc->sum += n;
+		if (vperfctr_is_imode(cstatus, i) &&
+		    vperfctr_icount_add(perfctr, i, n))
+			ovf |= BIT(i);
+	}
+	vperfctr_write_end(kstate);
+	return ovf;
+}
+
+static bool vperfctr_sw_is_fault(u32 event)
+{
+	return event == PERFCTR_SW_PAGE_FAULTS ||
+	       event == PERFCTR_SW_MINOR_FAULTS ||
+	       event == PERFCTR_SW_MAJOR_FAULTS;
+}
+
+/* A software counter: a known event, its mode bits, its reset value. */
+int vperfctr_check_software(const struct perfctr_cpu_control *cc,
+			    unsigned int i, bool allow_kernel)
+{
+	u32 event = cc->pmc_map[i] & ~PERFCTR_MAP_SOFTWARE;
+	u64 evntsel = cc->evntsel[i];
+	bool imode = i >= cc->nractrs;
+
+	if (event < 1 || event > PERFCTR_SW_MAX)
+		return -EINVAL;
+	if (event == PERFCTR_SW_TASK_CLOCK && !vperfctr_time_mult)
+		return -EINVAL;
+	if (vperfctr_sw_is_fault(event)) {
+		if (!evntsel ||
+		    (evntsel & ~(u64)(PERFCTR_SW_USR | PERFCTR_SW_OS)))
+			return -EINVAL;
+	} else if (evntsel) {
+		return -EINVAL;
+	}
+	/* vperfctr_check_control() has checked the a-mode counters' ireset. */
+	if (imode && cc->ireset[i] >= 0)
+		return -EINVAL;
+	if ((evntsel & PERFCTR_SW_OS) && !allow_kernel)
+		return -EACCES;
+	return 0;
+}
+
+/* TSC ticks to ns, exact enough over 1000 s (10^6 ms) of ticks. */
+static int __init vperfctr_time_init(void)
+{
+	u32 khz = arch_perfctr_pmu()->tsc_khz;
+
+	if (khz)
+		clocks_calc_mult_shift(&vperfctr_time_mult, &vperfctr_time_shift,
+				       khz, NSEC_PER_MSEC, 1000000);
+	return 0;
+}
+subsys_initcall(vperfctr_time_init);

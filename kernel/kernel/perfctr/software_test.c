@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the software counters: their validation, faults by mode
+ * and kind, task-clock.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/signal.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+#include "test_helpers.h"
+
+static void check_control_validates_software_counters(struct kunit *test)
+{
+	struct vperfctr_control *control = new_control(test);
+
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_CONTEXT_SWITCHES, 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), 0);
+	sw_control(control, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	sw_control(control, 0, PERFCTR_SW_MAX + 1, 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, PERFCTR_SW_USR);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, 0);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR | 1);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), 0);
+	control->cpu_control.ireset[0] = -5;	/* a-mode: no reset value */
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+	control->cpu_control.nractrs = 0;
+	control->cpu_control.nrictrs = 1;
+	control->si_signo = SIGIO;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), 0);
+	control->cpu_control.ireset[0] = 0;	/* i-mode: must be negative */
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+}
+
+static void kernel_mode_faults_need_privilege(struct kunit *test)
+{
+	struct vperfctr_control *control = new_control(test);
+
+	control->cpu_control.nractrs = 2;
+	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
+	sw_control(control, 1, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EACCES);
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), 0);
+	/* A malformed control is EINVAL whatever the privilege. */
+	control->flags = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
+}
+
+static void fault_counters_count_by_mode_and_kind(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	u32 minor_usr = BIT(PERFCTR_SW_PAGE_FAULTS) |
+			BIT(PERFCTR_SW_MINOR_FAULTS);
+	u32 major_os = BIT(PERFCTR_SW_PAGE_FAULTS) |
+		       BIT(PERFCTR_SW_MAJOR_FAULTS);
+
+	control->cpu_control.nractrs = 4;
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(control, 2, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
+	sw_control(control, 3, PERFCTR_SW_MAJOR_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, state->pmc[3].width, 64);
+
+	vperfctr_count_events(ctx->perfctr, minor_usr, PERFCTR_SW_USR, 5);
+	vperfctr_count_events(ctx->perfctr, minor_usr, PERFCTR_SW_OS, 2);
+	vperfctr_count_events(ctx->perfctr, major_os, PERFCTR_SW_OS, 1);
+	/* Not counted by any: a context switch. */
+	vperfctr_count_events(ctx->perfctr, BIT(PERFCTR_SW_CONTEXT_SWITCHES),
+			      0, 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 5);
+	KUNIT_EXPECT_EQ(test, state->pmc[2].sum, 2);
+	KUNIT_EXPECT_EQ(test, state->pmc[3].sum, 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
+}
+
+static void task_clock_counts_ns_on_cpu(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	u64 on_cpu = 0;
+
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
+	ctx->tsc = 1000000;
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 1000000);
+	ctx->tsc += 3000000;
+	vperfctr_suspend(ctx->perfctr);
+	on_cpu += 3000000;
+	ctx->tsc += 50000000;		/* asleep */
+	vperfctr_resume(ctx->perfctr);
+	ctx->tsc += 2000000;
+	vperfctr_suspend(ctx->perfctr);
+	on_cpu += 2000000;
+	KUNIT_EXPECT_NE(test, ctx->perfctr->kstate->time_mult, 0);
+	KUNIT_EXPECT_LE(test, state->pmc[0].sum - vperfctr_tsc_to_ns(on_cpu) +
+			1, 2);
+	KUNIT_EXPECT_LT(test, state->pmc[0].sum, vperfctr_tsc_to_ns(on_cpu * 2));
+}
+
+static struct kunit_case perfctr_software_cases[] = {
+	KUNIT_CASE(check_control_validates_software_counters),
+	KUNIT_CASE(kernel_mode_faults_need_privilege),
+	KUNIT_CASE(fault_counters_count_by_mode_and_kind),
+	KUNIT_CASE(task_clock_counts_ns_on_cpu),
+	{}
+};
+
+static struct kunit_suite perfctr_software_suite = {
+	.name = "perfctr_software",
+	.init = vperfctr_test_init,
+	.exit = vperfctr_test_exit,
+	.test_cases = perfctr_software_cases,
+};
+
+kunit_test_suite(perfctr_software_suite);

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual per-process performance counters: the counter state of a thread,
+ * struct vperfctr, and its reference count.
+ *
+ * A thread's counters are virtualised the way its registers are: their
+ * state, struct vperfctr, hangs off the thread_struct and is suspended and
+ * resumed at every context switch, so a thread counts only what it does
+ * itself.  User space reaches the state through a file descriptor on the
+ * vperfctrfs pseudo file system; mmap() of that file gives the page with
+ * the sums, from which the counters are read without a system call.
+ *
+ * Locking:
+ *
+ * - Only the owner thread runs its counters.  The context switch and the
+ *   owner's own system calls change the counter state with interrupts off
+ *   on the owner's CPU, so none of them sees another half done.
+ * - Another thread acts on the state only while the owner is stopped under
+ *   its ptrace control and frozen there (ptrace_check_attach()), hence off
+ *   every CPU with its counters suspended, and unable to run until thawed.
+ * - tsk->thread.perfctr changes under task_lock(tsk), and whoever clears it
+ *   drops the thread's reference.  perfctr->owner is RCU protected: the
+ *   owner's task_struct outlives a grace period after release_task().
+ *   The state itself is freed after a grace period too, for the affinity
+ *   hook, which runs under the runqueue lock and cannot take task_lock().
+ * - The children sums, which reaped descendants add to from any CPU, are
+ *   under children_lock, never nested.
+ * - The page shared with user space is written inside a sequence count:
+ *   odd while it changes.  Readers retry when it was odd or moved.
+ * - Signals are never sent from the context switch, timers or NMIs, which
+ *   cannot take the signal lock: they are flagged and sent on the owner's
+ *   way back to user mode.
+ */
+#include <linux/gfp.h>
+#include <linux/hrtimer.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+
+static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
+
+/**
+ * vperfctr_alloc - allocate a new, inactive counter state
+ *
+ * All control fields are disabled and all sums zero.  The caller owns the
+ * one reference.
+ *
+ * Return: the new state, or NULL when out of memory.
+ */
+struct vperfctr *vperfctr_alloc(void)
+{
+	struct vperfctr *perfctr;
+
+	perfctr = kzalloc(sizeof(*perfctr), GFP_KERNEL_ACCOUNT);
+	if (!perfctr)
+		return NULL;
+	perfctr->kstate = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	if (!perfctr->kstate) {
+		kfree(perfctr);
+		return NULL;
+	}
+	refcount_set(&perfctr->refcount, 1);
+	spin_lock_init(&perfctr->children_lock);
+	vperfctr_new_generation(perfctr, true);
+	perfctr->last_cpu = -1;
+	vperfctr_init_itimer(perfctr);
+	perfctr->kstate->magic = VPERFCTR_STATE_MAGIC;
+	perfctr->kstate->abi_version = PERFCTR_ABI_VERSION;
+	perfctr->kstate->time_mult = vperfctr_time_mult;
+	perfctr->kstate->time_shift = vperfctr_time_shift;
+	return perfctr;
+}
+
+static void vperfctr_free_rcu(struct rcu_head *head)
+{
+	struct vperfctr *perfctr = container_of(head, struct vperfctr, rcu);
+
+	free_page((unsigned long)perfctr->kstate);
+	kfree(perfctr);
+}
+
+/**
+ * vperfctr_put - drop a reference, freeing the state with the last one
+ * @perfctr: the state
+ *
+ * A mapping of the page holds the file, and the file a reference, so the
+ * page is never freed while user space can still see it.  A state holds a
+ * reference to the state it inherited from; dropping a chain of them is a
+ * loop, not a recursion, however deep the process tree was.
+ */
+void vperfctr_put(struct vperfctr *perfctr)
+{
+	while (perfctr && refcount_dec_and_test(&perfctr->refcount)) {
+		struct vperfctr *parent = perfctr->parent;
+
+		if (perfctr->hw_reserved)
+			arch_perfctr_release();
+		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
+		perfctr = parent;
+	}
+}
+
+struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr)
+{
+	struct task_struct *tsk;
+
+	rcu_read_lock();
+	tsk = rcu_dereference(perfctr->owner);
+	if (tsk)
+		get_task_struct(tsk);
+	rcu_read_unlock();
+	return tsk;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the KUnit tests of the core share: a state per test, and the TSC
+ * and the counter hardware replaced by static stubs (a fake PMU of four
+ * counters of configurable width), so every count in the tests is exact.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
+
+#include "internal.h"
+#include "test_helpers.h"
+
+struct vperfctr_test_ctx *vperfctr_test_ctx(void)
+{
+	return kunit_get_current_test()->priv;
+}
+
+static u64 fake_read_tsc(void)
+{
+	return vperfctr_test_ctx()->tsc;
+}
+
+int vperfctr_test_init(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->perfctr = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, ctx->perfctr);
+	test->priv = ctx;
+	kunit_activate_static_stub(test, arch_perfctr_read_tsc, fake_read_tsc);
+	return 0;
+}
+
+static u64 fake_read_counter(u32 map)
+{
+	return vperfctr_test_ctx()->hw[map & 3];
+}
+
+static void fake_write_counter(u32 map, u64 value)
+{
+	vperfctr_test_ctx()->hw[map & 3] = value;
+}
+
+static u32 fake_counter_width(u32 map)
+{
+	return vperfctr_test_ctx()->width;
+}
+
+static void fake_enable(const struct perfctr_cpu_state *state,
+			const struct perfctr_cpu_control *control)
+{
+	vperfctr_test_ctx()->enabled = true;
+}
+
+static void fake_disable(const struct perfctr_cpu_state *state)
+{
+	vperfctr_test_ctx()->enabled = false;
+}
+
+static int fake_check_counter(u32 map, u64 evntsel, s64 ireset,
+			      bool allow_kernel)
+{
+	return 0;
+}
+
+static const struct perfctr_pmu *fake_pmu(void)
+{
+	return &vperfctr_test_ctx()->pmu;
+}
+
+static bool fake_has_user_read(void)
+{
+	return vperfctr_test_ctx()->user_read_ok;
+}
+
+static void fake_user_read(bool allow)
+{
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+
+	ctx->user_read = allow;
+	ctx->user_read_calls++;
+}
+
+/* Counter hardware of @width bits in place of the real driver. */
+void use_fake_pmu(struct kunit *test, u32 width)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+
+	ctx->width = width;
+	ctx->pmu = *arch_perfctr_pmu();
+	ctx->pmu.nrctrs = ARRAY_SIZE(ctx->hw);
+	ctx->pmu.ctr_width = width;
+	kunit_activate_static_stub(test, arch_perfctr_read_counter,
+				   fake_read_counter);
+	kunit_activate_static_stub(test, arch_perfctr_write_counter,
+				   fake_write_counter);
+	kunit_activate_static_stub(test, arch_perfctr_counter_width,
+				   fake_counter_width);
+	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
+	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
+	kunit_activate_static_stub(test, arch_perfctr_check_counter,
+				   fake_check_counter);
+	kunit_activate_static_stub(test, arch_perfctr_pmu, fake_pmu);
+	kunit_activate_static_stub(test, arch_perfctr_has_user_read,
+				   fake_has_user_read);
+	kunit_activate_static_stub(test, arch_perfctr_user_read, fake_user_read);
+	ctx->user_read = -1;
+}
+
+/* The fake hardware counts @n events on counter @map, wrapping. */
+void fake_count(struct vperfctr_test_ctx *ctx, u32 map, u64 n)
+{
+	u64 mask = ctx->width >= 64 ? ~0ULL : BIT_ULL(ctx->width) - 1;
+
+	if (ctx->enabled)
+		ctx->hw[map & 3] = (ctx->hw[map & 3] + n) & mask;
+}
+
+void vperfctr_test_exit(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+
+	vperfctr_put(ctx->perfctr);
+}
+
+void tsc_control(struct vperfctr_control *control, u32 tsc_on)
+{
+	memset(control, 0, sizeof(*control));
+	control->cpu_control.tsc_on = tsc_on;
+}
+
+/* Set a control as vperfctr_control() does for the calling thread. */
+void start_tsc(struct kunit *test, u64 at)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
+	vperfctr_set_control(ctx->perfctr, &control);
+	ctx->tsc = at;
+	vperfctr_resume(ctx->perfctr);
+}
+
+/* A zeroed control, too big for a test's stack frame. */
+struct vperfctr_control *new_control(struct kunit *test)
+{
+	struct vperfctr_control *control;
+
+	control = kunit_kzalloc(test, sizeof(*control), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, control);
+	return control;
+}
+
+/* Set @control as vperfctr_control() does and start counting. */
+void start_control(struct kunit *test, struct vperfctr *perfctr,
+		   struct vperfctr_control *control)
+{
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, true), 0);
+	vperfctr_set_control(perfctr, control);
+	vperfctr_resume(perfctr);
+}
+
+void sw_control(struct vperfctr_control *control, unsigned int i,
+		u32 event, u64 evntsel)
+{
+	control->cpu_control.pmc_map[i] = PERFCTR_MAP_SOFTWARE | event;
+	control->cpu_control.evntsel[i] = evntsel;
+}
+
+MODULE_DESCRIPTION("KUnit tests for the virtual per-process counters");
+MODULE_LICENSE("GPL");
