@@ -1,47 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the arm64 PMUv3 driver.
+ * KUnit tests of the arm64 PMUv3 driver against made-up PMUs: the
+ * description made of the ID registers, the control rules, and every
+ * register write of resume, suspend, EL0 access, the interrupt and reset,
+ * checked against the PMUv3 register layouts of the Arm ARM.
  *
- * perfctr_arm64_pmuv3: every register write of the driver, checked against
- * the PMUv3 register layouts of the Arm ARM, with the registers replaced
- * by static stubs (a made-up PMU of six 32-bit event counters and the
- * cycle counter).
- *
- * perfctr_arm64_pmu_exact: the real PMU, where there is one: the core and
- * the driver count a kernel loop, with interrupts off, across the wrap of
- * a counter.  On an exactly counting PMU (QEMU with -icount) every count
- * is exact.
+ * The registers and the description are static stubs: unless a case says
+ * otherwise, a PMU of six 32-bit event counters and the cycle counter.
+ * The PMUs of the description and reset cases are rows of a table.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
-#include <linux/irqflags.h>
 #include <linux/perf/arm_pmuv3.h>
-#include <linux/sched.h>
 #include <linux/perfctr_pmu.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 
 #include "perfctr.h"
 #include "../../../kernel/perfctr/internal.h"
 
 #define FAKE_NRCTRS	6
+#define MAX_WRITES	64
+
+#define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
+#define CPU_CYCLES	ARMV8_PMUV3_PERFCTR_CPU_CYCLES
+#define USER_ONLY	PERFCTR_ARM64_EXCLUDE_EL1
 
 /* ID_AA64DFR0_EL1.PMUVer values, as the Arm ARM numbers them. */
 #define PMUVER_NI	0x0	/* no PMU */
 #define PMUVER_V3	0x1
 #define PMUVER_V3P4	0x5
 #define PMUVER_V3P5	0x6
+#define PMUVER_V3P9	0x9
 #define PMUVER_IMP_DEF	0xf	/* IMPLEMENTATION DEFINED, not PMUv3 */
-#define MAX_WRITES	64
+
+/* PMCR_EL0 of a PMU with @n event counters. */
+#define PMCR_N(n)	FIELD_PREP_CONST(ARMV8_PMU_PMCR_N, n)
 
 struct pmu_write {
-	enum perfctr_pmu_reg reg;
+	enum pmuv3_reg reg;
 	unsigned int n;
 	u64 value;
 };
 
 struct pmuv3_test_ctx {
-	struct perfctr_cpu_desc desc;
+	struct pmuv3_desc desc;
 	struct pmu_write writes[MAX_WRITES];
 	unsigned int nr_writes;
 	u64 ovs;		/* what PMOVSCLR_EL0 reads as */
@@ -53,12 +59,12 @@ static struct pmuv3_test_ctx *ctx(void)
 	return kunit_get_current_test()->priv;
 }
 
-static const struct perfctr_cpu_desc *fake_desc(void)
+static const struct pmuv3_desc *fake_desc(void)
 {
 	return &ctx()->desc;
 }
 
-static void fake_write(enum perfctr_pmu_reg reg, unsigned int n, u64 value)
+static void fake_write(enum pmuv3_reg reg, unsigned int n, u64 value)
 {
 	struct pmuv3_test_ctx *c = ctx();
 
@@ -66,9 +72,9 @@ static void fake_write(enum perfctr_pmu_reg reg, unsigned int n, u64 value)
 		c->writes[c->nr_writes++] = (struct pmu_write){ reg, n, value };
 }
 
-static u64 fake_read(enum perfctr_pmu_reg reg, unsigned int n)
+static u64 fake_read(enum pmuv3_reg reg, unsigned int n)
 {
-	return reg == PERFCTR_PMOVSCLR ? ctx()->ovs : 0;
+	return reg == PMUV3_PMOVSCLR ? ctx()->ovs : 0;
 }
 
 static void fake_overflow_interrupt(void)
@@ -84,11 +90,10 @@ static int pmuv3_test_init(struct kunit *test)
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	test->priv = c;
-	perfctr_cpu_describe(&c->desc, PMUVER_V3,
-			     FIELD_PREP(ARMV8_PMU_PMCR_N, FAKE_NRCTRS));
-	kunit_activate_static_stub(test, perfctr_cpu_active_desc, fake_desc);
-	kunit_activate_static_stub(test, perfctr_pmu_write, fake_write);
-	kunit_activate_static_stub(test, perfctr_pmu_read, fake_read);
+	pmuv3_describe(&c->desc, PMUVER_V3, PMCR_N(FAKE_NRCTRS));
+	kunit_activate_static_stub(test, pmuv3_active_desc, fake_desc);
+	kunit_activate_static_stub(test, pmuv3_write_reg, fake_write);
+	kunit_activate_static_stub(test, pmuv3_read_reg, fake_read);
 	kunit_activate_static_stub(test, perfctr_overflow_interrupt,
 				   fake_overflow_interrupt);
 	/*
@@ -97,7 +102,7 @@ static int pmuv3_test_init(struct kunit *test)
 	 */
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	perfctr_cpu_reset();
+	pmuv3_reset();
 	c->nr_writes = 0;
 	return 0;
 }
@@ -120,52 +125,68 @@ static void expect_writes(struct kunit *test, const struct pmu_write *want,
 	c->nr_writes = 0;
 }
 
-static void describe_pmuv3_32bit(struct kunit *test)
-{
-	struct perfctr_cpu_desc d = {};
-
-	perfctr_cpu_describe(&d, PMUVER_V3P4,
-			     FIELD_PREP(ARMV8_PMU_PMCR_N, 6) | ARMV8_PMU_PMCR_E);
-	KUNIT_EXPECT_STREQ(test, d.pmu.name, "arm64 PMUv3");
-	KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, PERFCTR_ARM64_PMUV3);
-	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, 6);
-	KUNIT_EXPECT_EQ(test, d.pmu.ctr_width, 32);
-	KUNIT_EXPECT_EQ(test, d.pmu.nrfixed, 1);
-	KUNIT_EXPECT_EQ(test, d.pmu.fixed_width, 64);
-	KUNIT_EXPECT_EQ(test, d.pmu.features, PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_PCINT);
+/* What the core is told of a PMUv3 with @n event counters of @width bits. */
+#define PMUV3(n, width) {						\
+	.name = "arm64 PMUv3", .cpu_type = PERFCTR_ARM64_PMUV3,		\
+	.nrctrs = (n), .ctr_width = (width),				\
+	.nrfixed = 1, .fixed_width = 64,				\
+	.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC |	\
+		    PERFCTR_FEATURE_PCINT,				\
 }
 
-static void describe_pmuv3p5_64bit(struct kunit *test)
-{
-	struct perfctr_cpu_desc d = {};
-
-	perfctr_cpu_describe(&d, PMUVER_V3P5,
-			     FIELD_PREP(ARMV8_PMU_PMCR_N, 20));
-	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, 20);
-	KUNIT_EXPECT_EQ(test, d.pmu.ctr_width, 64);
+/* ... and of a machine without one. */
+#define TIMER_ONLY {							\
+	.name = "arm64 timer", .cpu_type = PERFCTR_ARM64_GENERIC,	\
+	.features = PERFCTR_FEATURE_RDTSC,				\
 }
 
-static void describe_no_pmuv3_is_timer_only(struct kunit *test)
+struct describe_case {
+	const char *name;
+	u32 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
+	u64 pmcr;		/* PMCR_EL0 */
+	struct perfctr_pmu want;
+};
+
+static const struct describe_case describe_cases[] = {
+	/* The other fields of PMCR_EL0 do not matter. */
+	{ "PMUv3p4, 6 counters", PMUVER_V3P4,
+	  PMCR_N(6) | ARMV8_PMU_PMCR_E, PMUV3(6, 32) },
+	{ "PMUv3p5, 20 counters", PMUVER_V3P5, PMCR_N(20), PMUV3(20, 64) },
+	{ "PMUv3p9, 31 counters", PMUVER_V3P9, PMCR_N(31), PMUV3(31, 64) },
+	{ "PMUv3, the cycle counter alone", PMUVER_V3, PMCR_N(0),
+	  PMUV3(0, 32) },
+	/* As QEMU 7.2 has them: both read PMCR_EL0 as 0x41013000, N = 6. */
+	{ "QEMU -cpu cortex-a57", PMUVER_V3, 0x41013000, PMUV3(6, 32) },
+	{ "QEMU -cpu max", PMUVER_V3P5, 0x41013000, PMUV3(6, 64) },
+	{ "no PMU", PMUVER_NI, PMCR_N(6), TIMER_ONLY },
+	{ "IMPLEMENTATION DEFINED PMU", PMUVER_IMP_DEF, PMCR_N(6),
+	  TIMER_ONLY },
+};
+
+KUNIT_ARRAY_PARAM_DESC(describe_cases, describe_cases, name);
+
+static void describe_from_id_registers(struct kunit *test)
 {
-	static const u32 pmuvers[] = { PMUVER_NI,
-				       PMUVER_IMP_DEF };
-	unsigned int i;
+	const struct describe_case *p = test->param_value;
+	struct pmuv3_desc d = {
+		.pmu = { .cpu_khz = 1, .tsc_khz = 2 },
+		.irq = 3,
+	};
 
-	for (i = 0; i < ARRAY_SIZE(pmuvers); i++) {
-		struct perfctr_cpu_desc d = {};
-
-		perfctr_cpu_describe(&d, pmuvers[i],
-				     FIELD_PREP(ARMV8_PMU_PMCR_N, 6));
-		KUNIT_EXPECT_STREQ(test, d.pmu.name, "arm64 timer");
-		KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, PERFCTR_ARM64_GENERIC);
-		KUNIT_EXPECT_EQ(test, d.pmu.nrctrs + d.pmu.nrfixed, 0);
-		KUNIT_EXPECT_EQ(test, d.pmu.features, PERFCTR_FEATURE_RDTSC);
-	}
+	pmuv3_describe(&d, p->pmuver, p->pmcr);
+	KUNIT_EXPECT_STREQ(test, d.pmu.name, p->want.name);
+	KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, p->want.cpu_type);
+	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, p->want.nrctrs);
+	KUNIT_EXPECT_EQ(test, d.pmu.ctr_width, p->want.ctr_width);
+	KUNIT_EXPECT_EQ(test, d.pmu.nrfixed, p->want.nrfixed);
+	KUNIT_EXPECT_EQ(test, d.pmu.fixed_width, p->want.fixed_width);
+	KUNIT_EXPECT_EQ(test, d.pmu.features, p->want.features);
+	KUNIT_EXPECT_EQ(test, d.pmuver, p->pmuver);
+	/* Left to the caller. */
+	KUNIT_EXPECT_EQ(test, d.pmu.cpu_khz, 1);
+	KUNIT_EXPECT_EQ(test, d.pmu.tsc_khz, 2);
+	KUNIT_EXPECT_EQ(test, d.irq, 3);
 }
-
-#define INST_RETIRED	0x08
-#define USER_ONLY	PERFCTR_ARM64_EXCLUDE_EL1
 
 static void one_counter(struct perfctr_cpu_control *cc, u32 map, u64 evntsel)
 {
@@ -197,7 +218,7 @@ static void check_control_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	one_counter(&cc, FAKE_NRCTRS, INST_RETIRED | USER_ONLY);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
-	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, 0x11 | USER_ONLY);
+	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* The cycle counter counts cycles and nothing else. */
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, INST_RETIRED | USER_ONLY);
@@ -231,7 +252,7 @@ static void check_control_counters(struct kunit *test)
 		cc.evntsel[i] = INST_RETIRED | USER_ONLY;
 	}
 	cc.pmc_map[i] = PERFCTR_MAP_ARM64_CYCLES;
-	cc.evntsel[i] = 0x11 | USER_ONLY;
+	cc.evntsel[i] = CPU_CYCLES | USER_ONLY;
 	cc.nractrs = FAKE_NRCTRS + 1;
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* One more is one too many. */
@@ -268,7 +289,7 @@ static void check_control_imode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	/* The 64-bit cycle counter takes any negative reset value. */
 	cc.pmc_map[0] = PERFCTR_MAP_ARM64_CYCLES;
-	cc.evntsel[0] = 0x11 | USER_ONLY;
+	cc.evntsel[0] = CPU_CYCLES | USER_ONLY;
 	cc.ireset[0] = -(s64)BIT_ULL(40);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
 	/* Without the overflow interrupt, no interrupt mode. */
@@ -280,10 +301,10 @@ static void check_control_timer_only(struct kunit *test)
 {
 	struct perfctr_cpu_control cc;
 
-	perfctr_cpu_describe(&ctx()->desc, PMUVER_NI, 0);
+	pmuv3_describe(&ctx()->desc, PMUVER_NI, 0);
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
-	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, 0x11 | USER_ONLY);
+	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	one_counter(&cc, PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK, 0);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), 0);
@@ -300,7 +321,7 @@ static void two_counters(struct perfctr_cpu_control *cc,
 	cc->pmc_map[0] = 2;
 	cc->evntsel[0] = INST_RETIRED | USER_ONLY;
 	cc->pmc_map[1] = PERFCTR_MAP_ARM64_CYCLES;
-	cc->evntsel[1] = 0x11 | USER_ONLY;
+	cc->evntsel[1] = CPU_CYCLES | USER_ONLY;
 	cc->ireset[1] = -100000;
 	state->cstatus = (1 << 16) | 1;
 	state->pmc[0].map = 2;
@@ -312,10 +333,10 @@ static void enable_programs_types_then_starts(struct kunit *test)
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write want[] = {
-		{ PERFCTR_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
-		{ PERFCTR_PMCCFILTR, 0, USER_ONLY },
-		{ PERFCTR_PMINTENSET, 0, BIT(31) },
-		{ PERFCTR_PMCNTENSET, 0, BIT(31) | BIT(2) },
+		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
+		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
+		{ PMUV3_PMINTENSET, 0, BIT(31) },
+		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
 	};
 
 	two_counters(&cc, &state);
@@ -328,9 +349,9 @@ static void disable_stops_disarms_and_clears(struct kunit *test)
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write want[] = {
-		{ PERFCTR_PMCNTENCLR, 0, BIT(31) | BIT(2) },
-		{ PERFCTR_PMINTENCLR, 0, BIT(31) },
-		{ PERFCTR_PMOVSCLR, 0, BIT(31) | BIT(2) },
+		{ PMUV3_PMCNTENCLR, 0, BIT(31) | BIT(2) },
+		{ PMUV3_PMINTENCLR, 0, BIT(31) },
+		{ PMUV3_PMOVSCLR, 0, BIT(31) | BIT(2) },
 	};
 
 	two_counters(&cc, &state);
@@ -345,7 +366,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write want[] = {
-		{ PERFCTR_PMOVSCLR, 0, BIT(31) },
+		{ PMUV3_PMOVSCLR, 0, BIT(31) },
 	};
 
 	two_counters(&cc, &state);
@@ -353,7 +374,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	ctx()->nr_writes = 0;
 	/* The a-mode counter's flag is not this interrupt's business. */
 	ctx()->ovs = BIT(31) | BIT(2);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_pmu_irq(0, NULL), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(0, NULL), IRQ_HANDLED);
 	expect_writes(test, want, ARRAY_SIZE(want));
 	KUNIT_EXPECT_EQ(test, ctx()->overflow_calls, 1);
 }
@@ -368,7 +389,7 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	arch_perfctr_disable(&state);
 	ctx()->nr_writes = 0;
 	ctx()->ovs = BIT(31);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_pmu_irq(0, NULL), IRQ_NONE);
+	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(0, NULL), IRQ_NONE);
 	KUNIT_EXPECT_EQ(test, ctx()->nr_writes, 0);
 	KUNIT_EXPECT_EQ(test, ctx()->overflow_calls, 0);
 }
@@ -378,17 +399,17 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write grant[] = {
-		{ PERFCTR_PMEVCNTR, 2, 0 },
-		{ PERFCTR_PMCCNTR, 0, 0 },
-		{ PERFCTR_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
-					 ARMV8_PMU_USERENR_CR },
+		{ PMUV3_PMEVCNTR, 2, 0 },
+		{ PMUV3_PMCCNTR, 0, 0 },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
 	};
 	const struct pmu_write regrant[] = {
-		{ PERFCTR_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
-					 ARMV8_PMU_USERENR_CR },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
 	};
 	const struct pmu_write revoke[] = {
-		{ PERFCTR_PMUSERENR, 0, 0 },
+		{ PMUV3_PMUSERENR, 0, 0 },
 	};
 
 	two_counters(&cc, &state);
@@ -404,51 +425,53 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	expect_writes(test, revoke, ARRAY_SIZE(revoke));
 }
 
+/* PMCR_EL0 as the reset writes it, without PMCR_EL0.LP. */
+#define RESET_PMCR	(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | \
+			 ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC)
+
+struct reset_case {
+	const char *name;
+	u32 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
+	u32 nrctrs;		/* PMCR_EL0.N */
+	u32 all;		/* every counter, as its bit in PMCNTENSET */
+	u64 pmcr;		/* what PMCR_EL0 is set to */
+};
+
+static const struct reset_case reset_cases[] = {
+	{ "PMUv3, 6 counters of 32 bits", PMUVER_V3, 6,
+	  BIT(31) | GENMASK(5, 0), RESET_PMCR },
+	/* PMUv3p5: 64-bit event counters. */
+	{ "PMUv3p5, 6 counters of 64 bits", PMUVER_V3P5, 6,
+	  BIT(31) | GENMASK(5, 0), RESET_PMCR | ARMV8_PMU_PMCR_LP },
+	{ "PMUv3p9, 31 counters of 64 bits", PMUVER_V3P9, 31,
+	  BIT(31) | GENMASK(30, 0), RESET_PMCR | ARMV8_PMU_PMCR_LP },
+	/* PMCR_EL0.N = 0: the cycle counter alone is reset. */
+	{ "PMUv3, the cycle counter alone", PMUVER_V3, 0,
+	  BIT(31), RESET_PMCR },
+};
+
+KUNIT_ARRAY_PARAM_DESC(reset_cases, reset_cases, name);
+
 static void reset_stops_everything(struct kunit *test)
 {
+	const struct reset_case *p = test->param_value;
 	const struct pmu_write want[] = {
-		{ PERFCTR_PMCNTENCLR, 0, BIT(31) | GENMASK(5, 0) },
-		{ PERFCTR_PMINTENCLR, 0, BIT(31) | GENMASK(5, 0) },
-		{ PERFCTR_PMOVSCLR, 0, BIT(31) | GENMASK(5, 0) },
-		{ PERFCTR_PMUSERENR, 0, 0 },
-		{ PERFCTR_PMCR, 0, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P |
-				   ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC },
+		{ PMUV3_PMCNTENCLR, 0, p->all },
+		{ PMUV3_PMINTENCLR, 0, p->all },
+		{ PMUV3_PMOVSCLR, 0, p->all },
+		{ PMUV3_PMUSERENR, 0, 0 },
+		{ PMUV3_PMCR, 0, p->pmcr },
 	};
 
-	perfctr_cpu_reset();
-	expect_writes(test, want, ARRAY_SIZE(want));
-	/* PMUv3p5: 64-bit event counters. */
-	perfctr_cpu_describe(&ctx()->desc, PMUVER_V3P5,
-			     FIELD_PREP(ARMV8_PMU_PMCR_N, FAKE_NRCTRS));
-	perfctr_cpu_reset();
-	KUNIT_ASSERT_EQ(test, ctx()->nr_writes, 5);
-	KUNIT_EXPECT_TRUE(test, ctx()->writes[4].value & ARMV8_PMU_PMCR_LP);
-}
-
-/* PMCR_EL0.N = 0: the cycle counter alone is reset. */
-static void reset_with_no_event_counter(struct kunit *test)
-{
-	const struct pmu_write want[] = {
-		{ PERFCTR_PMCNTENCLR, 0, BIT(31) },
-		{ PERFCTR_PMINTENCLR, 0, BIT(31) },
-		{ PERFCTR_PMOVSCLR, 0, BIT(31) },
-		{ PERFCTR_PMUSERENR, 0, 0 },
-		{ PERFCTR_PMCR, 0, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P |
-				   ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC },
-	};
-
-	perfctr_cpu_describe(&ctx()->desc, PMUVER_V3, 0);
-	KUNIT_ASSERT_EQ(test, ctx()->desc.pmu.nrctrs, 0);
-	KUNIT_ASSERT_EQ(test, ctx()->desc.pmu.nrfixed, 1);
-	ctx()->nr_writes = 0;
-	perfctr_cpu_reset();
+	pmuv3_describe(&ctx()->desc, p->pmuver,
+		       FIELD_PREP(ARMV8_PMU_PMCR_N, p->nrctrs));
+	pmuv3_reset();
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
 static struct kunit_case pmuv3_test_cases[] = {
-	KUNIT_CASE(describe_pmuv3_32bit),
-	KUNIT_CASE(describe_pmuv3p5_64bit),
-	KUNIT_CASE(describe_no_pmuv3_is_timer_only),
+	KUNIT_CASE_PARAM(describe_from_id_registers,
+			 describe_cases_gen_params),
 	KUNIT_CASE(check_control_rules),
 	KUNIT_CASE(check_control_counters),
 	KUNIT_CASE(check_control_imode),
@@ -458,8 +481,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(irq_acks_only_armed_counters),
 	KUNIT_CASE(irq_after_disable_is_not_ours),
 	KUNIT_CASE(user_read_zeroes_used_counters),
-	KUNIT_CASE(reset_stops_everything),
-	KUNIT_CASE(reset_with_no_event_counter),
+	KUNIT_CASE_PARAM(reset_stops_everything, reset_cases_gen_params),
 	{}
 };
 
@@ -469,89 +491,4 @@ static struct kunit_suite pmuv3_test_suite = {
 	.test_cases = pmuv3_test_cases,
 };
 
-/* The real PMU. */
-
-/* n turns of ten instructions: eight nops, a subtract and a branch. */
-static noinline void loop10(unsigned long n)
-{
-	if (n)
-		asm volatile("1:\n\t"
-			     "nop\n\tnop\n\tnop\n\tnop\n\t"
-			     "nop\n\tnop\n\tnop\n\tnop\n\t"
-			     "subs %0, %0, #1\n\t"
-			     "b.ne 1b"
-			     : "+r" (n) : : "cc");
-}
-
-/*
- * The kernel instructions retired by loop10(@n), counted by the core on
- * event counter 0 preset to @preset, with interrupts off.
- */
-static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
-{
-	struct vperfctr_control control = {};
-	struct perfctr_cpu_control *cc = &control.cpu_control;
-	struct perfctr_sum_ctrs sum;
-	struct vperfctr *perfctr;
-	unsigned long flags;
-
-	perfctr = vperfctr_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, perfctr);
-	cc->nractrs = 1;
-	cc->pmc_map[0] = 0;
-	cc->evntsel[0] = INST_RETIRED | PERFCTR_ARM64_EXCLUDE_EL0;
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, true), 0);
-	vperfctr_set_control(perfctr, &control);
-
-	local_irq_save(flags);
-	arch_perfctr_write_counter(0, preset);
-	vperfctr_resume(perfctr);
-	loop10(n);
-	vperfctr_suspend(perfctr);
-	local_irq_restore(flags);
-
-	vperfctr_get_sums(perfctr, &sum);
-	vperfctr_put(perfctr);
-	return sum.pmc[0];
-}
-
-static int pmu_exact_test_init(struct kunit *test)
-{
-	if (perfctr_cpu_desc.pmu.cpu_type != PERFCTR_ARM64_PMUV3)
-		kunit_skip(test, "the PMU is not perfctr's");
-	return 0;
-}
-
-static void exact_ten_per_turn(struct kunit *test)
-{
-	u64 base = count_loop(test, 0, 0);
-
-	KUNIT_EXPECT_EQ(test, count_loop(test, 1000, 0) - base, 10000);
-	KUNIT_EXPECT_EQ(test, count_loop(test, 100000, 0) - base, 1000000);
-}
-
-static void exact_across_the_wrap(struct kunit *test)
-{
-	u32 width = perfctr_cpu_desc.pmu.ctr_width;
-	u64 top = width >= 64 ? 0 : BIT_ULL(width);
-	u64 straight = count_loop(test, 100000, 0);
-
-	/* Preset half the loop below the wrap point: it crosses it. */
-	KUNIT_EXPECT_EQ(test, count_loop(test, 100000, top - straight / 2),
-			straight);
-	KUNIT_EXPECT_EQ(test, count_loop(test, 100000, top - 1), straight);
-}
-
-static struct kunit_case pmu_exact_test_cases[] = {
-	KUNIT_CASE(exact_ten_per_turn),
-	KUNIT_CASE(exact_across_the_wrap),
-	{}
-};
-
-static struct kunit_suite pmu_exact_test_suite = {
-	.name = "perfctr_arm64_pmu_exact",
-	.init = pmu_exact_test_init,
-	.test_cases = pmu_exact_test_cases,
-};
-
-kunit_test_suites(&pmuv3_test_suite, &pmu_exact_test_suite);
+kunit_test_suite(pmuv3_test_suite);

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64 driver for the virtual per-process performance counters: reading
+ * and programming the PMUv3 event counters and cycle counter, EL0 access,
+ * and the overflow interrupt.
+ *
+ * Every register access goes through pmuv3_read_reg() and
+ * pmuv3_write_reg(), and every question about the hardware through
+ * pmuv3_active_desc(): the driver's KUnit tests replace these three, and
+ * nothing else of the driver, with static stubs.  The arch_perfctr_*()
+ * functions carry static-stub redirects too, for the core's KUnit tests,
+ * which replace the whole driver with a made-up one.
+ */
+#include <linux/bitmap.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/perfctr_pmu.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+#include <asm/arch_timer.h>
+#include <asm/arm_pmuv3.h>
+#include <asm/virt.h>
+
+#include "perfctr.h"
+
+/* Interrupt-mode counters armed on this CPU, as PMINTENSET bits. */
+static DEFINE_PER_CPU(u32, pmuv3_imode_bits);
+/* Counters enabled on this CPU since they were last zeroed. */
+static DEFINE_PER_CPU(u32, pmuv3_dirty_bits);
+
+/* The event selector bits user space may set. */
+#define PMUV3_EVNTSEL_USER	(PERFCTR_ARM64_EVENT_MASK | \
+				 PERFCTR_ARM64_EXCLUDE_EL1 | \
+				 PERFCTR_ARM64_EXCLUDE_EL0)
+
+/**
+ * pmuv3_read_reg - read a PMUv3 register of this CPU
+ * @reg: which
+ * @n: the event counter, for PMUV3_PMEVCNTR and PMUV3_PMEVTYPER
+ *
+ * Return: its value.
+ */
+VISIBLE_IF_KUNIT
+u64 pmuv3_read_reg(enum pmuv3_reg reg, unsigned int n)
+{
+	KUNIT_STATIC_STUB_REDIRECT(pmuv3_read_reg, reg, n);
+	switch (reg) {
+	case PMUV3_PMEVCNTR:
+		return read_pmevcntrn(n);
+	case PMUV3_PMCCNTR:
+		return read_pmccntr();
+	case PMUV3_PMCR:
+		return read_pmcr();
+	case PMUV3_PMOVSCLR:
+		return read_pmovsclr();
+	default:
+		WARN_ONCE(1, "perfctr: PMU register %d is not read\n", reg);
+		return 0;
+	}
+}
+
+/**
+ * pmuv3_write_reg - write a PMUv3 register of this CPU
+ * @reg: which
+ * @n: the event counter, for PMUV3_PMEVCNTR and PMUV3_PMEVTYPER
+ * @value: what
+ */
+VISIBLE_IF_KUNIT
+void pmuv3_write_reg(enum pmuv3_reg reg, unsigned int n, u64 value)
+{
+	KUNIT_STATIC_STUB_REDIRECT(pmuv3_write_reg, reg, n, value);
+	switch (reg) {
+	case PMUV3_PMEVCNTR:
+		write_pmevcntrn(n, value);
+		break;
+	case PMUV3_PMEVTYPER:
+		write_pmevtypern(n, value);
+		break;
+	case PMUV3_PMCCNTR:
+		write_pmccntr(value);
+		break;
+	case PMUV3_PMCCFILTR:
+		write_pmccfiltr(value);
+		break;
+	case PMUV3_PMCR:
+		write_pmcr(value);
+		break;
+	case PMUV3_PMCNTENSET:
+		write_pmcntenset(value);
+		break;
+	case PMUV3_PMCNTENCLR:
+		write_pmcntenclr(value);
+		break;
+	case PMUV3_PMINTENSET:
+		write_pmintenset(value);
+		break;
+	case PMUV3_PMINTENCLR:
+		write_pmintenclr(value);
+		break;
+	case PMUV3_PMOVSCLR:
+		write_pmovsclr(value);
+		break;
+	case PMUV3_PMUSERENR:
+		write_pmuserenr(value);
+		break;
+	}
+}
+
+/* The counter's bit in PMCNTENSET_EL0 and the other bit-mask registers. */
+static u32 pmuv3_map_bit(u32 map)
+{
+	return BIT(map);
+}
+
+static bool pmuv3_map_is_cycles(u32 map)
+{
+	return map == PERFCTR_MAP_ARM64_CYCLES;
+}
+
+/**
+ * arch_perfctr_check_counter - may this machine count a hardware counter so
+ * @map: the counter, as named in pmc_map[]: an event counter's index, or
+ *	PERFCTR_MAP_ARM64_CYCLES for the cycle counter
+ * @evntsel: its event selector
+ * @ireset: 0 for an accumulation-mode counter, else the (negative) value an
+ *	interrupt-mode counter is preset to; the core has checked it against
+ *	the counter's width
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Return: 0 if it may; -EINVAL for a counter out of range, an event
+ * selector bit other than the event number and the EL0/EL1 exclusions,
+ * both modes excluded, a cycle counter set to another event, or an
+ * interrupt-mode counter without an overflow interrupt; -EACCES for
+ * counting EL1 without the privilege.
+ */
+int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
+			       bool allow_kernel)
+{
+	const struct pmuv3_desc *desc = pmuv3_active_desc();
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
+				   ireset, allow_kernel);
+	if (pmuv3_map_is_cycles(map)) {
+		if (!desc->pmu.nrfixed ||
+		    (evntsel & PERFCTR_ARM64_EVENT_MASK) !=
+		    ARMV8_PMUV3_PERFCTR_CPU_CYCLES)
+			return -EINVAL;
+	} else if (map >= desc->pmu.nrctrs) {
+		return -EINVAL;
+	}
+	if (evntsel & ~(u64)PMUV3_EVNTSEL_USER)
+		return -EINVAL;
+	/* Both modes excluded: the counter would count nothing. */
+	if ((evntsel & PERFCTR_ARM64_EXCLUDE_EL1) &&
+	    (evntsel & PERFCTR_ARM64_EXCLUDE_EL0))
+		return -EINVAL;
+	if (ireset && !(desc->pmu.features & PERFCTR_FEATURE_PCINT))
+		return -EINVAL;
+	if (!(evntsel & PERFCTR_ARM64_EXCLUDE_EL1) && !allow_kernel)
+		return -EACCES;
+	return 0;
+}
+
+/**
+ * arch_perfctr_counter_width - how many bits a hardware counter has
+ * @map: the counter, as named in pmc_map[]
+ *
+ * Return: the width in bits.
+ */
+u32 arch_perfctr_counter_width(u32 map)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
+	if (pmuv3_map_is_cycles(map))
+		return pmuv3_active_desc()->pmu.fixed_width;
+	return pmuv3_active_desc()->pmu.ctr_width;
+}
+
+/**
+ * arch_perfctr_read_tsc - read the generic timer's virtual count
+ *
+ * The counter user space reads as CNTVCT_EL0, ordered after earlier
+ * instructions as the vDSO orders it.
+ *
+ * Return: the current count.
+ */
+u64 arch_perfctr_read_tsc(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_tsc);
+	return __arch_counter_get_cntvct();
+}
+
+/**
+ * arch_perfctr_read_counter - read a hardware counter
+ * @map: the counter, as named in pmc_map[]
+ *
+ * Return: its raw value.
+ */
+u64 arch_perfctr_read_counter(u32 map)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
+	if (pmuv3_map_is_cycles(map))
+		return pmuv3_read_reg(PMUV3_PMCCNTR, 0);
+	return pmuv3_read_reg(PMUV3_PMEVCNTR, map);
+}
+
+/**
+ * arch_perfctr_write_counter - preset a hardware counter
+ * @map: the counter, as named in pmc_map[]
+ * @value: the raw value to load, e.g. an interrupt-mode reset value
+ */
+void arch_perfctr_write_counter(u32 map, u64 value)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
+	if (pmuv3_map_is_cycles(map))
+		pmuv3_write_reg(PMUV3_PMCCNTR, 0, value);
+	else
+		pmuv3_write_reg(PMUV3_PMEVCNTR, map, value);
+}
+
+/*
+ * The filter bits for @evntsel.  A kernel running at EL2 (VHE) is counted
+ * only with the EL2 inclusion bit, which follows the EL1 exclusion.
+ */
+static u64 pmuv3_evtyper(u64 evntsel)
+{
+	u64 type = evntsel & PMUV3_EVNTSEL_USER;
+
+	if (is_kernel_in_hyp_mode() && !(evntsel & PERFCTR_ARM64_EXCLUDE_EL1))
+		type |= ARMV8_PMU_INCLUDE_EL2;
+	return type;
+}
+
+/**
+ * arch_perfctr_enable - program the event types and start counting
+ * @state: the counters, their start values already loaded
+ * @control: the event selectors
+ *
+ * Each event counter gets its PMEVTYPER<n>_EL0, the cycle counter its
+ * filter PMCCFILTR_EL0; interrupt-mode counters their PMINTENSET_EL0 bit;
+ * then all start together through PMCNTENSET_EL0.
+ */
+void arch_perfctr_enable(const struct perfctr_cpu_state *state,
+			 const struct perfctr_cpu_control *control)
+{
+	u32 cstatus = state->cstatus;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u32 enable = 0, imode = 0;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = state->pmc[i].map;
+		u64 type;
+
+		if (map & PERFCTR_MAP_SOFTWARE)
+			continue;
+		type = pmuv3_evtyper(control->evntsel[i]);
+		if (pmuv3_map_is_cycles(map))
+			pmuv3_write_reg(PMUV3_PMCCFILTR, 0,
+					type & ~(u64)PERFCTR_ARM64_EVENT_MASK);
+		else
+			pmuv3_write_reg(PMUV3_PMEVTYPER, map, type);
+		enable |= pmuv3_map_bit(map);
+		if (i >= perfctr_cstatus_nractrs(cstatus))
+			imode |= pmuv3_map_bit(map);
+	}
+	if (imode)
+		pmuv3_write_reg(PMUV3_PMINTENSET, 0, imode);
+	this_cpu_write(pmuv3_imode_bits, imode);
+	this_cpu_or(pmuv3_dirty_bits, enable);
+	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
+	isb();
+}
+
+/**
+ * arch_perfctr_disable - stop the hardware counters of a state
+ * @state: the counters
+ *
+ * The counters stop, their interrupts are disarmed and their overflow
+ * flags cleared, so that the interrupt line drops and nothing stays armed
+ * for the next thread on this CPU.  An overflow is not lost: the core
+ * finds it from the counter's value.  Interrupts off.
+ */
+void arch_perfctr_disable(const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 used = 0, imode;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = state->pmc[i].map;
+
+		if (!(map & PERFCTR_MAP_SOFTWARE))
+			used |= pmuv3_map_bit(map);
+	}
+	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, used);
+	imode = this_cpu_xchg(pmuv3_imode_bits, 0);
+	if (imode)
+		pmuv3_write_reg(PMUV3_PMINTENCLR, 0, imode);
+	isb();
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
+}
+
+/**
+ * arch_perfctr_reserve - make the counters this driver's for a control
+ *
+ * The PMU was claimed at boot, or is not used at all: nothing to do.
+ *
+ * Return: 0.
+ */
+int arch_perfctr_reserve(void)
+{
+	return 0;
+}
+
+/**
+ * arch_perfctr_release - end a arch_perfctr_reserve()
+ */
+void arch_perfctr_release(void)
+{
+}
+
+/**
+ * arch_perfctr_has_user_read - can threads read their counters at EL0?
+ *
+ * Return: true if this machine has counters to read.
+ */
+bool arch_perfctr_has_user_read(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
+	return pmuv3_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
+}
+
+/**
+ * arch_perfctr_user_read - let the thread about to run read the counters
+ * @allow: whether it may
+ *
+ * PMUSERENR_EL0.ER and .CR let EL0 read the event counters and the cycle
+ * counter, and nothing else: no writes, no PMSELR_EL0, no software
+ * increment.  EL0 may read every counter, not only the thread's own, so
+ * the counters used on this CPU since they were last zeroed are zeroed
+ * first: a thread sees no counts but its own.  Interrupts off.
+ */
+void arch_perfctr_user_read(bool allow)
+{
+	unsigned long dirty;
+	unsigned int bit;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
+	if (allow) {
+		dirty = this_cpu_xchg(pmuv3_dirty_bits, 0);
+		for_each_set_bit(bit, &dirty, 32)
+			arch_perfctr_write_counter(bit, 0);
+	}
+	pmuv3_write_reg(PMUV3_PMUSERENR, 0,
+			allow ? ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR : 0);
+}
+
+/**
+ * pmuv3_overflow_irq - the PMU's overflow interrupt
+ * @irq: its number
+ * @dev_id: the per-CPU cookie
+ *
+ * Clears the overflow flags of the interrupt-mode counters armed on this
+ * CPU and hands the rest to the core, which samples the counters and
+ * finds the overflow from their values.
+ *
+ * Return: IRQ_HANDLED if an armed counter overflowed, else IRQ_NONE.
+ */
+irqreturn_t pmuv3_overflow_irq(int irq, void *dev_id)
+{
+	u32 ovf = pmuv3_read_reg(PMUV3_PMOVSCLR, 0) &
+		  this_cpu_read(pmuv3_imode_bits);
+
+	if (!ovf)
+		return IRQ_NONE;
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, ovf);
+	perfctr_overflow_interrupt();
+	return IRQ_HANDLED;
+}
+
+/* PMCR_EL0.N may be 0: a PMU with the cycle counter alone. */
+static u32 pmuv3_all_bits(const struct pmuv3_desc *desc)
+{
+	if (!desc->pmu.nrfixed)
+		return 0;
+	return (u32)(BIT_ULL(desc->pmu.nrctrs) - 1) |
+	       pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
+}
+
+/**
+ * pmuv3_reset - put this CPU's PMU in the state the driver expects
+ *
+ * Every counter stopped, zeroed, its interrupt off and its overflow flag
+ * clear, no access from EL0; PMCR_EL0 enabling the counters, the cycle
+ * counter counting every cycle and overflowing at 64 bits, and the event
+ * counters at 64 bits where they can be.
+ */
+void pmuv3_reset(void)
+{
+	const struct pmuv3_desc *desc = pmuv3_active_desc();
+	u32 all = pmuv3_all_bits(desc);
+	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C |
+		   ARMV8_PMU_PMCR_LC;
+
+	if (desc->pmu.ctr_width == 64)
+		pmcr |= ARMV8_PMU_PMCR_LP;
+	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, all);
+	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
+	pmuv3_write_reg(PMUV3_PMUSERENR, 0, 0);
+	pmuv3_write_reg(PMUV3_PMCR, 0, pmcr);
+	isb();
+	this_cpu_write(pmuv3_imode_bits, 0);
+	this_cpu_write(pmuv3_dirty_bits, 0);
+}
