@@ -7,10 +7,10 @@
 #                  the same on arm64, whose emulated PMU counts exactly:
 #                  perfex counts a known loop to the instruction
 #   make check     every test: host, KUnit and kselftests on a debug kernel,
-#                  checkpatch, W=1, and a CONFIG_PERFCTR=n kernel; among the
-#                  kselftests, short runs with fixed seeds of the fuzzer
-#                  (vperfctr_fuzz) and of the race stress (vperfctr_stress),
-#                  on x86 and on arm64
+#                  checkpatch, W=1, kunit.py, and a CONFIG_PERFCTR=n kernel;
+#                  among the kselftests, short runs with fixed seeds of the
+#                  fuzzer (vperfctr_fuzz) and of the race stress
+#                  (vperfctr_stress), on x86 and on arm64
 #   make stress    the race stress and the fuzzer at once, on the debug
 #                  kernel in QEMU, for STRESS_SECONDS (default 60) with
 #                  STRESS_SEED (default: random, printed; give it again to
@@ -19,14 +19,21 @@
 #                  the same on the arm64 debug kernel, two CPUs, no PMU
 #   make run       boot the demo kernel with an interactive shell
 #   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
-#   make patch     the git am-able patch series, in $(O)/patches
+#   make patch     the git am-able patch series, in $(O)/patches; needs
+#                  only git, xz and the kernel tarball (or KERNEL_SRC)
+#   make kunit     the KUnit suites with the kernel's kunit.py and our
+#                  .kunitconfig files, on x86-64 in QEMU; make kunit
+#                  ARCH=arm64 on arm64, cross-built
+#   make host-test the library's and perfex's unit tests, on the host
 #   make clean     remove build products, keep the unpacked kernel source
 #   make distclean remove $(O) entirely
 #
 # Variables: O=DIR (build directory, default ./build), KERNEL_SRC=DIR (your
-# own Linux 6.12 tree, used read-only, instead of Debian's linux-source-6.12),
+# own Linux 6.12 tree instead of Debian's linux-source-6.12, only read: a
+# copy of it is patched and built, brought up to date when it changes),
 # JOBS=N (parallel jobs, default: number of CPUs), STRESS_SECONDS and
-# STRESS_SEED (make stress).
+# STRESS_SEED (make stress), KUNIT_TIMEOUT (make kunit: seconds for the
+# tests' run, default 300).
 
 TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 O		?= $(TOP)/build
@@ -57,36 +64,49 @@ KMAKE		= $(MAKE) -s -C $(TREE) -j$(JOBS)
 
 export O
 
+# The Debian packages, by what needs them (scripts/install-deps): each
+# target asks for its groups, make patch for none; make deps installs all.
+DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
+
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
 	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
-	stress initramfs-stress stress-x86 stress-arm64
+	stress initramfs-stress stress-x86 stress-arm64 kunit \
+	$(addprefix deps-,$(DEPS))
 
 all: kernel-demo user
 
 deps:
 	@$(TOP)/scripts/install-deps
 
+$(addprefix deps-,$(DEPS)):
+	@$(TOP)/scripts/install-deps $(@:deps-%=%)
+
 # --- The kernel tree: pristine 6.12 plus the series ---------------------
 
-$(O)/linux-pristine/Makefile: | deps
+# Only when the tarball is missing: Debian's linux-source-6.12 brings it.
+$(TARBALL):
+	@$(TOP)/scripts/install-deps source
+
+# Unpacked again when the tarball is newer (a new linux-source-6.12).
+$(O)/linux-pristine/Makefile: $(TARBALL)
 	@echo "  UNPACK  $(TARBALL)"
 	@rm -rf $(O)/linux-pristine $(O)/linux-source-6.12
 	@mkdir -p $(O)
 	@tar -C $(O) -xJf $(TARBALL)
 	@mv $(O)/linux-source-6.12 $(O)/linux-pristine
+	@touch $@
 
-tree: $(PRISTINE)/Makefile | deps
+# $(TREE) is a copy of $(PRISTINE), never linked to it, brought up to date
+# when $(PRISTINE) changes (scripts/copy-pristine), with the series on it.
+tree: $(PRISTINE)/Makefile
 	@v=$$($(MAKE) -s -C $(PRISTINE) kernelversion 2>/dev/null); \
 	case "$$v" in 6.12|6.12.*) ;; \
 	*) echo "perfctr: $(PRISTINE) is Linux '$$v', not 6.12: the series is for 6.12 only" >&2; exit 1;; esac; \
 	if [ -e $(PRISTINE)/.config ] || [ -e $(PRISTINE)/include/config ]; then \
 		echo "perfctr: $(PRISTINE) has been configured in place; run 'make mrproper' there first" >&2; exit 1; fi
-	@if [ ! -f $(TREE)/.perfctr-pristine ] || [ "$$(cat $(TREE)/.perfctr-pristine)" != "$(PRISTINE)" ]; then \
-		echo "  LINK    $(TREE)"; rm -rf $(TREE); \
-		cp -al $(PRISTINE) $(TREE) 2>/dev/null || { rm -rf $(TREE); cp -a $(PRISTINE) $(TREE); }; \
-		echo "$(PRISTINE)" > $(TREE)/.perfctr-pristine; fi
+	@$(TOP)/scripts/copy-pristine $(PRISTINE) $(TREE)
 	@$(TOP)/scripts/kseries commit $(PRISTINE) $(SERIES)
 	@$(TOP)/scripts/kseries sync $(PRISTINE) $(SERIES) $(TREE)
 
@@ -100,17 +120,17 @@ patch-check: patch
 
 # --- Kernels ---------------------------------------------------------------
 
-kernel-demo: tree
+kernel-demo: tree | deps-kernel
 	@$(TOP)/scripts/kernel-config $(TREE) $(KDEMO) $(CONFIGS)/base.config
 	@echo "  KERNEL  $(KDEMO)"
 	@$(KMAKE) O=$(KDEMO) bzImage
 
-kernel-debug: tree
+kernel-debug: tree | deps-kernel
 	@$(TOP)/scripts/kernel-config $(TREE) $(KDEBUG) $(CONFIGS)/base.config $(CONFIGS)/debug.config
 	@echo "  KERNEL  $(KDEBUG) (debug)"
 	@$(KMAKE) O=$(KDEBUG) bzImage
 
-kernel-noperfctr: tree
+kernel-noperfctr: tree | deps-kernel
 	@$(TOP)/scripts/kernel-config $(TREE) $(KNOPC) $(CONFIGS)/base.config $(CONFIGS)/noperfctr.config
 	@echo "  KERNEL  $(KNOPC) (CONFIG_PERFCTR=n)"
 	@$(KMAKE) O=$(KNOPC) bzImage
@@ -119,7 +139,7 @@ kernel-noperfctr: tree
 # QEMU's PMU.  It serves both make check and make demo ARCH=arm64.
 KMAKE_ARM64	= $(KMAKE) ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS)
 
-kernel-arm64: tree
+kernel-arm64: tree | deps-kernel deps-arm64
 	@ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(TOP)/scripts/kernel-config \
 		$(TREE) $(KARM64) $(CONFIGS)/arm64.config $(CONFIGS)/debug.config
 	@echo "  KERNEL  $(KARM64) (arm64, debug)"
@@ -136,14 +156,37 @@ w1-arm64: kernel-arm64
 	@$(KMAKE_ARM64) O=$(KARM64) W=1 kernel/perfctr/ arch/arm64/perfctr/ 2>&1 | tee $(O)/w1-arm64.log
 	@! grep -q 'warning:' $(O)/w1-arm64.log
 
-checkpatch: patch
+# The KUnit suites, run by the kernel's own kunit.py with our .kunitconfig
+# files, on a kernel of its making built in $(O)/kunit-ARCH and booted in
+# QEMU: UML has no perfctr driver.  On arm64 with -icount shift=0, under
+# which QEMU's PMU counts exactly.  The console is in $(O)/kunit-ARCH/test.log.
+KUNIT_TIMEOUT	?= 300
+KUNIT_RUN	= cd $(TREE) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		  PYTHONDONTWRITEBYTECODE=1 python3 tools/testing/kunit/kunit.py \
+		  run --jobs=$(JOBS) --timeout=$(KUNIT_TIMEOUT) \
+		  --kunitconfig=kernel/perfctr
+
+ifeq ($(ARCH),arm64)
+kunit: tree | deps-kernel deps-arm64 deps-qemu-arm64
+	@echo "  KUNIT   kernel/perfctr arch/arm64/perfctr (arm64) in $(O)/kunit-arm64"
+	@$(KUNIT_RUN) --kunitconfig=arch/arm64/perfctr \
+		--arch=arm64 --cross_compile=$(ARM64_CROSS) \
+		--qemu_args='-icount shift=0' --build_dir=$(O)/kunit-arm64
+else
+kunit: tree | deps-kernel deps-qemu
+	@echo "  KUNIT   kernel/perfctr arch/x86/perfctr (x86_64) in $(O)/kunit-x86_64"
+	@$(KUNIT_RUN) --kunitconfig=arch/x86/perfctr \
+		--arch=x86_64 --build_dir=$(O)/kunit-x86_64
+endif
+
+checkpatch: patch | deps-kernel
 	@$(TOP)/scripts/run-checkpatch $(TREE) $(O)/patches
 
 # --- User space ------------------------------------------------------------
 
 USER_MAKE = $(MAKE) -s O=$(USER)
 
-user: | deps
+user: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/lib
 	@+$(USER_MAKE) -C $(TOP)/lib examples
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex
@@ -156,7 +199,7 @@ user: tree
 # The arm64 guest's programs, static, cross-built.
 USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc
 
-user-arm64: tree | deps
+user-arm64: tree | deps-user deps-arm64
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/perfex
@@ -164,7 +207,7 @@ user-arm64: tree | deps
 	@CC=$(ARM64_CROSS)gcc $(TOP)/scripts/build-selftests $(TREE) \
 		$(TOP)/selftests $(USER_ARM64)
 
-host-test: | deps
+host-test: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/lib test
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex test
 
@@ -195,16 +238,16 @@ GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
-initramfs-demo: kernel-demo user
+initramfs-demo: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo.cpio \
 		$(TOP)/scripts/guest/init-demo $(GUEST_BINS)
 
-initramfs-check: kernel-debug user
+initramfs-check: kernel-debug user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-check.cpio \
 		$(TOP)/scripts/guest/init-check $(GUEST_BINS)
 
 # busybox for the arm64 guest: Debian's, fetched and unpacked, not installed.
-$(O)/arm64/busybox: | deps
+$(O)/arm64/busybox: | deps-arm64-guest
 	@echo "  FETCH   busybox-static:arm64"
 	@rm -rf $(O)/arm64 && mkdir -p $(O)/arm64/deb
 	@cd $(O)/arm64/deb && apt-get download -q busybox-static:arm64 >/dev/null
@@ -220,7 +263,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
-initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
+initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-check.cpio $(TOP)/scripts/guest/init-arm64 \
 		$(GUEST_BINS_ARM64)
@@ -246,7 +289,7 @@ demo: initramfs-demo
 	@$(TOP)/scripts/check-demo $(O)/demo.log
 endif
 
-run: kernel-demo user
+run: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-run.cpio \
 		$(TOP)/scripts/guest/init-run $(GUEST_BINS)
 	@$(TOP)/scripts/run-qemu --interactive \
@@ -254,7 +297,7 @@ run: kernel-demo user
 
 # The benchmark on the demo kernel, which has perf events too: only the
 # table is printed, the console is in $(O)/bench.log.
-initramfs-bench: kernel-demo user
+initramfs-bench: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-bench.cpio \
 		$(TOP)/scripts/guest/init-bench $(USER)/vperfctr_bench
 
@@ -295,7 +338,7 @@ define run_stress
 	fi
 endef
 
-initramfs-stress: kernel-debug user
+initramfs-stress: kernel-debug user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-stress.cpio \
 		$(TOP)/scripts/guest/init-stress $(USER)/vperfctr_stress \
 		$(USER)/vperfctr_fuzz
@@ -303,7 +346,7 @@ initramfs-stress: kernel-debug user
 stress-x86: initramfs-stress
 	$(call run_stress,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-stress.cpio,$(O)/stress.log)
 
-stress-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
+stress-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-stress.cpio $(TOP)/scripts/guest/init-stress \
 		$(USER_ARM64)/vperfctr_stress $(USER_ARM64)/vperfctr_fuzz
@@ -317,6 +360,7 @@ endif
 
 clean:
 	rm -rf $(USER) $(USER_ARM64) $(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
+		$(O)/kunit-x86_64 $(O)/kunit-arm64 \
 		$(SERIES) $(O)/patches \
 		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results \
 		$(O)/kselftest-perfctr
