@@ -112,7 +112,7 @@ tree: $(PRISTINE)/Makefile
 
 patch: tree
 	@$(TOP)/scripts/kseries format $(SERIES) $(O)/patches
-	@echo "  PATCH   $(O)/patches: $$(ls $(O)/patches/*.patch | wc -l) patches for Linux 6.12"
+	@echo "  PATCH   $(O)/patches: $$(wc -l < $(O)/patches/series) patches and a cover letter for Linux 6.12"
 
 # git am the series onto a fresh copy of the pristine tree and build it.
 patch-check: patch

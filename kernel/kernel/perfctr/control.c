@@ -21,8 +21,7 @@
 /* Counting kernel mode needs what perf_event_open() asks for it. */
 bool vperfctr_allow_kernel(void)
 {
-	if (IS_ENABLED(CONFIG_PERF_EVENTS) &&
-	    READ_ONCE(sysctl_perf_event_paranoid) < 2)
+	if (vperfctr_perf_paranoid() < 2)
 		return true;
 	return perfmon_capable();
 }

@@ -11,6 +11,7 @@
 #include <linux/cpumask.h>
 #include <linux/file.h>
 #include <linux/hrtimer.h>
+#include <linux/perf_event.h>
 #include <linux/perfctr.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -140,6 +141,20 @@ static inline u64 vperfctr_width_mask(u32 width)
 
 /* control.c */
 bool vperfctr_allow_kernel(void);
+
+/* perf's paranoia level, which decides kernel-mode counting for both. */
+#ifdef CONFIG_PERF_EVENTS
+static inline int vperfctr_perf_paranoid(void)
+{
+	return READ_ONCE(sysctl_perf_event_paranoid);
+}
+#else
+static inline int vperfctr_perf_paranoid(void)
+{
+	return 2;	/* perf's default: no kernel mode without privilege */
+}
+#endif
+
 int vperfctr_check_control(const struct vperfctr_control *control,
 			   bool allow_kernel);
 void vperfctr_set_control(struct vperfctr *perfctr,
