@@ -51,6 +51,8 @@ KNOPC		:= $(O)/kernel-noperfctr
 KARM64		:= $(O)/kernel-arm64
 USER		:= $(O)/user
 USER_ARM64	:= $(O)/user-arm64
+SELFTESTS	:= $(O)/selftests
+SELFTESTS_ARM64	:= $(O)/selftests-arm64
 ARM64_CROSS	:= aarch64-linux-gnu-
 CONFIGS		:= $(TOP)/scripts/configs
 KMAKE		= $(MAKE) -s -C $(TREE) -j$(JOBS)
@@ -61,7 +63,8 @@ export O
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
 	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
-	stress initramfs-stress stress-x86 stress-arm64
+	stress initramfs-stress stress-x86 stress-arm64 \
+	user-selftests user-selftests-arm64
 
 all: kernel-demo user
 
@@ -149,20 +152,32 @@ user: | deps
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE) -C $(TOP)/tools/examples
 	@+$(USER_MAKE) -C $(TOP)/tools/bench
-	@$(TOP)/scripts/build-selftests $(TREE) $(TOP)/selftests $(USER)
 
-user: tree
+user: tree user-selftests
 
 # The arm64 guest's programs, static, cross-built.
 USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc
 
-user-arm64: tree | deps
+user-arm64: tree user-selftests-arm64 | deps
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/examples
-	@CC=$(ARM64_CROSS)gcc $(TOP)/scripts/build-selftests $(TREE) \
-		$(TOP)/selftests $(USER_ARM64)
+
+# The selftests, built by their own kselftest Makefile in the kernel tree
+# (make -C $(TREE)/tools/testing/selftests TARGETS=perfctr), against the
+# tree's uapi headers, static and with warnings as errors: see
+# scripts/build-selftests.  The programs are those selftests/Makefile
+# lists, in $(SELFTESTS)/kselftest/perfctr.
+user-selftests: tree | deps
+	@$(TOP)/scripts/build-selftests $(TREE) $(SELFTESTS)
+
+user-selftests-arm64: tree | deps
+	@$(TOP)/scripts/build-selftests $(TREE) $(SELFTESTS_ARM64) arm64
+
+# selftest_progs DIR [arm64]: the paths of the programs built in DIR.
+selftest_progs = $(addprefix $(1)/kselftest/perfctr/,$(shell \
+	$(TOP)/scripts/build-selftests --list $(TREE) $(2)))
 
 host-test: | deps
 	@+$(USER_MAKE) -C $(TOP)/lib test
@@ -191,7 +206,7 @@ install:
 GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(USER)/examples/forker $(USER)/examples/self_count \
 	$(USER)/examples/irq_count $(USER)/examples/remote_read \
-	$(USER)/vperfctr_test $(USER)/vperfctr_fuzz $(USER)/vperfctr_stress \
+	$(call selftest_progs,$(SELFTESTS)) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
@@ -215,8 +230,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(USER_ARM64)/examples/sleeper $(USER_ARM64)/examples/forker \
 	$(USER_ARM64)/examples/insn_loop $(USER_ARM64)/examples/self_count \
 	$(USER_ARM64)/examples/irq_count $(USER_ARM64)/examples/remote_read \
-	$(USER_ARM64)/vperfctr_test $(USER_ARM64)/vperfctr_exact \
-	$(USER_ARM64)/vperfctr_fuzz $(USER_ARM64)/vperfctr_stress \
+	$(call selftest_progs,$(SELFTESTS_ARM64),arm64) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
@@ -295,18 +309,20 @@ define run_stress
 	fi
 endef
 
-initramfs-stress: kernel-debug user
+initramfs-stress: kernel-debug user-selftests
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-stress.cpio \
-		$(TOP)/scripts/guest/init-stress $(USER)/vperfctr_stress \
-		$(USER)/vperfctr_fuzz
+		$(TOP)/scripts/guest/init-stress \
+		$(SELFTESTS)/kselftest/perfctr/vperfctr_stress \
+		$(SELFTESTS)/kselftest/perfctr/vperfctr_fuzz
 
 stress-x86: initramfs-stress
 	$(call run_stress,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-stress.cpio,$(O)/stress.log)
 
-stress-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox
+stress-arm64: kernel-arm64 user-selftests-arm64 $(O)/arm64/busybox
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-stress.cpio $(TOP)/scripts/guest/init-stress \
-		$(USER_ARM64)/vperfctr_stress $(USER_ARM64)/vperfctr_fuzz
+		$(SELFTESTS_ARM64)/kselftest/perfctr/vperfctr_stress \
+		$(SELFTESTS_ARM64)/kselftest/perfctr/vperfctr_fuzz
 	$(call run_stress,arm64-nopmu,$(KARM64)/arch/arm64/boot/Image,$(O)/initramfs-arm64-stress.cpio,$(O)/stress-arm64.log)
 
 ifeq ($(ARCH),arm64)
@@ -316,7 +332,8 @@ stress: stress-x86
 endif
 
 clean:
-	rm -rf $(USER) $(USER_ARM64) $(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
+	rm -rf $(USER) $(USER_ARM64) $(SELFTESTS) $(SELFTESTS_ARM64) \
+		$(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
 		$(SERIES) $(O)/patches \
 		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results \
 		$(O)/kselftest-perfctr
