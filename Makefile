@@ -17,6 +17,11 @@
 #                  replay a run); fails on any violation or kernel report
 #   make stress ARCH=arm64
 #                  the same on the arm64 debug kernel, two CPUs, no PMU
+#   make selftests the ABI selftests alone (vperfctr_*_test, built by
+#                  their kselftest Makefile) on the debug kernel in QEMU,
+#                  without KUnit; fails on any failed test or kernel report
+#   make selftests ARCH=arm64
+#                  the same on the arm64 debug kernel, two CPUs, no PMU
 #   make run       boot the demo kernel with an interactive shell
 #   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
 #   make patch     the git am-able patch series, in $(O)/patches
@@ -64,7 +69,8 @@ export O
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
 	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 \
-	user-selftests user-selftests-arm64
+	user-selftests user-selftests-arm64 selftests initramfs-selftests \
+	selftests-x86 selftests-arm64
 
 all: kernel-demo user
 
@@ -329,6 +335,45 @@ ifeq ($(ARCH),arm64)
 stress: stress-arm64
 else
 stress: stress-x86
+endif
+
+# --- The ABI selftests alone -------------------------------------------------
+
+# The ABI selftests are the programs named vperfctr_*_test; the guest runs
+# each, then scans for leaks.  KUnit is off (kunit.enable=0) and the
+# console shows every kernel message: a failed, skipped or missing test
+# or any kernel report fails the run.
+abi_tests = $(filter %_test,$(call selftest_progs,$(1),$(2)))
+
+# run_selftests ARCH KERNEL INITRAMFS LOG SUITES
+define run_selftests
+	@echo "  SELFTEST $(1): console in $(4)"
+	@$(TOP)/scripts/run-qemu --arch $(1) --timeout $(QEMU_TIMEOUT) \
+		--log $(4) --append "loglevel=7 kunit.enable=0" $(2) $(3) \
+		> /dev/null; \
+	out=$$($(TOP)/scripts/check-console $(4) $(5)); \
+	echo "$$out" | grep -v '^TOTAL'; \
+	echo "$$out" | awk '/^TOTAL/ { exit $$3 != 0 }'
+endef
+
+initramfs-selftests: kernel-debug user-selftests
+	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-selftests.cpio \
+		$(TOP)/scripts/guest/init-selftests $(call abi_tests,$(SELFTESTS))
+
+selftests-x86: initramfs-selftests
+	$(call run_selftests,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-selftests.cpio,$(O)/selftests.log,$(notdir $(call abi_tests,$(SELFTESTS))))
+
+selftests-arm64: kernel-arm64 user-selftests-arm64 $(O)/arm64/busybox
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-selftests.cpio \
+		$(TOP)/scripts/guest/init-selftests \
+		$(call abi_tests,$(SELFTESTS_ARM64),arm64)
+	$(call run_selftests,arm64-nopmu,$(KARM64)/arch/arm64/boot/Image,$(O)/initramfs-arm64-selftests.cpio,$(O)/selftests-arm64.log,$(notdir $(call abi_tests,$(SELFTESTS_ARM64),arm64)))
+
+ifeq ($(ARCH),arm64)
+selftests: selftests-arm64
+else
+selftests: selftests-x86
 endif
 
 clean:
