@@ -17,6 +17,11 @@
 #                  replay a run); fails on any violation or kernel report
 #   make stress ARCH=arm64
 #                  the same on the arm64 debug kernel, two CPUs, no PMU
+#   make selftests the ABI selftests alone (vperfctr_*_test, built by
+#                  their kselftest Makefile) on the debug kernel in QEMU,
+#                  without KUnit; fails on any failed test or kernel report
+#   make selftests ARCH=arm64
+#                  the same on the arm64 debug kernel, two CPUs, no PMU
 #   make run       boot the demo kernel with an interactive shell
 #   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
 #   make patch     the git am-able patch series, in $(O)/patches; needs
@@ -58,6 +63,8 @@ KNOPC		:= $(O)/kernel-noperfctr
 KARM64		:= $(O)/kernel-arm64
 USER		:= $(O)/user
 USER_ARM64	:= $(O)/user-arm64
+SELFTESTS	:= $(O)/selftests
+SELFTESTS_ARM64	:= $(O)/selftests-arm64
 ARM64_CROSS	:= aarch64-linux-gnu-
 CONFIGS		:= $(TOP)/scripts/configs
 KMAKE		= $(MAKE) -s -C $(TREE) -j$(JOBS)
@@ -73,7 +80,8 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
 	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
-	$(addprefix deps-,$(DEPS))
+	user-selftests user-selftests-arm64 selftests initramfs-selftests \
+	selftests-x86 selftests-arm64 $(addprefix deps-,$(DEPS))
 
 all: kernel-demo user
 
@@ -192,20 +200,32 @@ user: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE) -C $(TOP)/tools/examples
 	@+$(USER_MAKE) -C $(TOP)/tools/bench
-	@$(TOP)/scripts/build-selftests $(TREE) $(TOP)/selftests $(USER)
 
-user: tree
+user: tree user-selftests
 
 # The arm64 guest's programs, static, cross-built.
 USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc
 
-user-arm64: tree | deps-user deps-arm64
+user-arm64: tree user-selftests-arm64 | deps-user deps-arm64
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/examples
-	@CC=$(ARM64_CROSS)gcc $(TOP)/scripts/build-selftests $(TREE) \
-		$(TOP)/selftests $(USER_ARM64)
+
+# The selftests, built by their own kselftest Makefile in the kernel tree
+# (make -C $(TREE)/tools/testing/selftests TARGETS=perfctr), against the
+# tree's uapi headers, static and with warnings as errors: see
+# scripts/build-selftests.  The programs are those selftests/Makefile
+# lists, in $(SELFTESTS)/kselftest/perfctr.
+user-selftests: tree | deps-user
+	@$(TOP)/scripts/build-selftests $(TREE) $(SELFTESTS)
+
+user-selftests-arm64: tree | deps-user deps-arm64
+	@$(TOP)/scripts/build-selftests $(TREE) $(SELFTESTS_ARM64) arm64
+
+# selftest_progs DIR [arm64]: the paths of the programs built in DIR.
+selftest_progs = $(addprefix $(1)/kselftest/perfctr/,$(shell \
+	$(TOP)/scripts/build-selftests --list $(TREE) $(2)))
 
 host-test: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/lib test
@@ -234,7 +254,7 @@ install:
 GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(USER)/examples/forker $(USER)/examples/self_count \
 	$(USER)/examples/irq_count $(USER)/examples/remote_read \
-	$(USER)/vperfctr_test $(USER)/vperfctr_fuzz $(USER)/vperfctr_stress \
+	$(call selftest_progs,$(SELFTESTS)) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
@@ -258,8 +278,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(USER_ARM64)/examples/sleeper $(USER_ARM64)/examples/forker \
 	$(USER_ARM64)/examples/insn_loop $(USER_ARM64)/examples/self_count \
 	$(USER_ARM64)/examples/irq_count $(USER_ARM64)/examples/remote_read \
-	$(USER_ARM64)/vperfctr_test $(USER_ARM64)/vperfctr_exact \
-	$(USER_ARM64)/vperfctr_fuzz $(USER_ARM64)/vperfctr_stress \
+	$(call selftest_progs,$(SELFTESTS_ARM64),arm64) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
@@ -338,18 +357,20 @@ define run_stress
 	fi
 endef
 
-initramfs-stress: kernel-debug user | deps-qemu
+initramfs-stress: kernel-debug user-selftests | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-stress.cpio \
-		$(TOP)/scripts/guest/init-stress $(USER)/vperfctr_stress \
-		$(USER)/vperfctr_fuzz
+		$(TOP)/scripts/guest/init-stress \
+		$(SELFTESTS)/kselftest/perfctr/vperfctr_stress \
+		$(SELFTESTS)/kselftest/perfctr/vperfctr_fuzz
 
 stress-x86: initramfs-stress
 	$(call run_stress,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-stress.cpio,$(O)/stress.log)
 
-stress-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
+stress-arm64: kernel-arm64 user-selftests-arm64 $(O)/arm64/busybox | deps-qemu-arm64
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-stress.cpio $(TOP)/scripts/guest/init-stress \
-		$(USER_ARM64)/vperfctr_stress $(USER_ARM64)/vperfctr_fuzz
+		$(SELFTESTS_ARM64)/kselftest/perfctr/vperfctr_stress \
+		$(SELFTESTS_ARM64)/kselftest/perfctr/vperfctr_fuzz
 	$(call run_stress,arm64-nopmu,$(KARM64)/arch/arm64/boot/Image,$(O)/initramfs-arm64-stress.cpio,$(O)/stress-arm64.log)
 
 ifeq ($(ARCH),arm64)
@@ -358,8 +379,48 @@ else
 stress: stress-x86
 endif
 
+# --- The ABI selftests alone -------------------------------------------------
+
+# The ABI selftests are the programs named vperfctr_*_test; the guest runs
+# each, then scans for leaks.  KUnit is off (kunit.enable=0) and the
+# console shows every kernel message: a failed, skipped or missing test
+# or any kernel report fails the run.
+abi_tests = $(filter %_test,$(call selftest_progs,$(1),$(2)))
+
+# run_selftests ARCH KERNEL INITRAMFS LOG SUITES
+define run_selftests
+	@echo "  SELFTEST $(1): console in $(4)"
+	@$(TOP)/scripts/run-qemu --arch $(1) --timeout $(QEMU_TIMEOUT) \
+		--log $(4) --append "loglevel=7 kunit.enable=0" $(2) $(3) \
+		> /dev/null; \
+	out=$$($(TOP)/scripts/check-console $(4) $(5)); \
+	echo "$$out" | grep -v '^TOTAL'; \
+	echo "$$out" | awk '/^TOTAL/ { exit $$3 != 0 }'
+endef
+
+initramfs-selftests: kernel-debug user-selftests | deps-qemu
+	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-selftests.cpio \
+		$(TOP)/scripts/guest/init-selftests $(call abi_tests,$(SELFTESTS))
+
+selftests-x86: initramfs-selftests
+	$(call run_selftests,x86_64,$(KDEBUG)/arch/x86/boot/bzImage,$(O)/initramfs-selftests.cpio,$(O)/selftests.log,$(notdir $(call abi_tests,$(SELFTESTS))))
+
+selftests-arm64: kernel-arm64 user-selftests-arm64 $(O)/arm64/busybox
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-selftests.cpio \
+		$(TOP)/scripts/guest/init-selftests \
+		$(call abi_tests,$(SELFTESTS_ARM64),arm64)
+	$(call run_selftests,arm64-nopmu,$(KARM64)/arch/arm64/boot/Image,$(O)/initramfs-arm64-selftests.cpio,$(O)/selftests-arm64.log,$(notdir $(call abi_tests,$(SELFTESTS_ARM64),arm64)))
+
+ifeq ($(ARCH),arm64)
+selftests: selftests-arm64
+else
+selftests: selftests-x86
+endif
+
 clean:
-	rm -rf $(USER) $(USER_ARM64) $(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
+	rm -rf $(USER) $(USER_ARM64) $(SELFTESTS) $(SELFTESTS_ARM64) \
+		$(KDEMO) $(KDEBUG) $(KNOPC) $(KARM64) \
 		$(O)/kunit-x86_64 $(O)/kunit-arm64 \
 		$(SERIES) $(O)/patches \
 		$(O)/patch-check $(O)/*.cpio $(O)/*.log $(O)/results \

@@ -223,12 +223,12 @@ static struct {
 
 static void read_machine(void)
 {
-	mach.cpu_type = perfctr_sysfs_value("cpu_type");
-	mach.features = perfctr_sysfs_value("cpu_features");
-	mach.nrctrs = perfctr_sysfs_value("nrctrs");
-	mach.nrfixed = perfctr_sysfs_value("nrfixed");
-	mach.ctr_width = perfctr_sysfs_value("ctr_width");
-	mach.fixed_width = perfctr_sysfs_value("fixed_width");
+	mach.cpu_type = sysfs_value("cpu_type");
+	mach.features = sysfs_value("cpu_features");
+	mach.nrctrs = sysfs_value("nrctrs");
+	mach.nrfixed = sysfs_value("nrfixed");
+	mach.ctr_width = sysfs_value("ctr_width");
+	mach.fixed_width = sysfs_value("fixed_width");
 	mach.hw = mach.nrctrs + mach.nrfixed > 0;
 	mach.page = sysconf(_SC_PAGESIZE);
 	mach.file_locks = kernel_has_file_locks();
@@ -305,7 +305,7 @@ static int new_state(enum owner owner, const struct vperfctr_control *c,
 	st = &w.states[w.nstates];
 	st->owner = owner;
 	st->control = *c;
-	st->page = map_state_page(fd);
+	st->page = map_state(fd);
 	return w.nstates++;
 }
 
@@ -462,12 +462,12 @@ static void on_overflow(int signo, siginfo_t *si, void *uc)
 	(void)uc;
 	add_once(sig_seen, 1);
 	if (si->si_code == SI_PMC_OVF && mask &&
-	    !(mask & ~load_once(sig_imode_mask)) &&
-	    (signo == load_once(sig_signo[0]) || signo == load_once(sig_signo[1])))
+	    !(mask & ~READ_ONCE(sig_imode_mask)) &&
+	    (signo == READ_ONCE(sig_signo[0]) || signo == READ_ONCE(sig_signo[1])))
 		return;
-	if (!load_once(sig_bad)) {
-		store_once(sig_bad_code, si->si_code);
-		store_once(sig_bad_mask, mask);
+	if (!READ_ONCE(sig_bad)) {
+		WRITE_ONCE(sig_bad_code, si->si_code);
+		WRITE_ONCE(sig_bad_mask, mask);
 	}
 	add_once(sig_bad, 1);
 }
@@ -485,30 +485,30 @@ static __u32 imode_mask(const struct vperfctr_control *c)
 static void signals_expect_both(const struct vperfctr_control *old,
 				const struct vperfctr_control *new)
 {
-	store_once(sig_imode_mask, imode_mask(old) | imode_mask(new));
-	store_once(sig_signo[0], old->si_signo);
-	store_once(sig_signo[1], new->si_signo);
+	WRITE_ONCE(sig_imode_mask, imode_mask(old) | imode_mask(new));
+	WRITE_ONCE(sig_signo[0], old->si_signo);
+	WRITE_ONCE(sig_signo[1], new->si_signo);
 }
 
 static void signals_expect(const struct vperfctr_control *c)
 {
-	store_once(sig_imode_mask, imode_mask(c));
-	store_once(sig_signo[0], c->si_signo);
-	store_once(sig_signo[1], c->si_signo);
+	WRITE_ONCE(sig_imode_mask, imode_mask(c));
+	WRITE_ONCE(sig_signo[0], c->si_signo);
+	WRITE_ONCE(sig_signo[1], c->si_signo);
 }
 
 static void check_signals(void)
 {
-	unsigned int bad = load_once(sig_bad);
+	unsigned int bad = READ_ONCE(sig_bad);
 
-	for (; sig_checked < load_once(sig_seen); sig_checked++) {
+	for (; sig_checked < READ_ONCE(sig_seen); sig_checked++) {
 		check_ok(CK_SIGNALS);
 		add_once(report->stats[ST_OVERFLOWS], 1);
 	}
 	if (bad > sig_bad_reported) {
 		violation(CK_SIGNALS, "a signal with si_code %d, mask %#x; i-mode counters %#x",
-			  load_once(sig_bad_code), load_once(sig_bad_mask),
-			  load_once(sig_imode_mask));
+			  READ_ONCE(sig_bad_code), READ_ONCE(sig_bad_mask),
+			  READ_ONCE(sig_imode_mask));
 		sig_bad_reported = bad;
 	}
 }
@@ -1568,16 +1568,6 @@ static void op_control(void)
 		signals_expect(&w.states[w.slot[OWN_SELF]].control);
 }
 
-static bool all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		if (*b++)
-			return false;
-	return true;
-}
-
 /*
  * The sums vperfctr_read gave: between the page before and after the
  * call, counter by counter.  The kernel samples the own counters first,
@@ -1822,7 +1812,7 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 		const struct perfctr_pmc_state *pmc = &s->cpu_state.pmc[i];
 		__u32 map = i < n ? cc->pmc_map[i] : 0;
 
-		if (load_once(pmc->map) != map ||
+		if (READ_ONCE(pmc->map) != map ||
 		    (i >= n && pmc->width) ||
 		    (i < n && (map & PERFCTR_MAP_SOFTWARE) && pmc->width != 64)) {
 			violation(CK_WRITTEN_OUT, "page counter %u: map %#x width %u; control: %#x",

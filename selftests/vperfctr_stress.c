@@ -91,7 +91,6 @@ static const char * const check_names[NR_CHECKS] = {
 	[CK_SCENARIOS] = "every scenario ran to its end",
 };
 
-static long page_size;
 static unsigned int ncpus;
 static int report_fd;
 
@@ -197,19 +196,19 @@ static void call_failed(const char *what)
  */
 static size_t touch_pages(size_t n)
 {
+	size_t i, size = page_size();
 	char *p;
-	size_t i;
 
 	if (!n)
 		return 0;
-	p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+	p = mmap(NULL, n * size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 0;
-	madvise(p, n * page_size, MADV_NOHUGEPAGE);
+	madvise(p, n * size, MADV_NOHUGEPAGE);
 	for (i = 0; i < n; i++)
-		store_once(p[i * page_size], 1);
-	munmap(p, n * page_size);
+		WRITE_ONCE(p[i * size], 1);
+	munmap(p, n * size);
 	return n;
 }
 
@@ -247,9 +246,9 @@ static void counting_control(struct vperfctr_control *c)
 	c->cpu_control.tsc_on = 1;
 	c->cpu_control.nractrs = NR_C;
 	c->cpu_control.pmc_map[C_TASK_CLOCK] = TASK_CLOCK_MAP;
-	c->cpu_control.pmc_map[C_FAULTS] = SW_MAP(PAGE_FAULTS);
-	c->cpu_control.pmc_map[C_MINOR] = SW_MAP(MINOR_FAULTS);
-	c->cpu_control.pmc_map[C_MAJOR] = SW_MAP(MAJOR_FAULTS);
+	c->cpu_control.pmc_map[C_FAULTS] = SW_EVENT(PAGE_FAULTS);
+	c->cpu_control.pmc_map[C_MINOR] = SW_EVENT(MINOR_FAULTS);
+	c->cpu_control.pmc_map[C_MAJOR] = SW_EVENT(MAJOR_FAULTS);
 	c->cpu_control.evntsel[C_FAULTS] = PERFCTR_SW_USR;
 	c->cpu_control.evntsel[C_MINOR] = PERFCTR_SW_USR;
 	c->cpu_control.evntsel[C_MAJOR] = PERFCTR_SW_USR;
@@ -314,7 +313,7 @@ static pid_t fork_flushed(void)
 }
 
 /* Reap @pid; a child that failed has said why. */
-static void reap(pid_t pid, const char *who)
+static void reap_checked(pid_t pid, const char *who)
 {
 	int status;
 
@@ -355,7 +354,7 @@ static void forktree_child(int fd, size_t n, unsigned int g, size_t m)
 			_exit(0);
 		}
 		if (pid > 0) {
-			reap(pid, "grandchild");
+			reap_checked(pid, "grandchild");
 			touched += m;
 		}
 	}
@@ -383,7 +382,7 @@ static void scenario_forktree(struct prng *rng, __u64 deadline)
 
 	if (fd < 0)
 		return;
-	page = map_state_page(fd);
+	page = map_state(fd);
 	if (!page)
 		call_failed("mmap of the state page");
 	while (now_ns() < deadline) {
@@ -406,7 +405,7 @@ static void scenario_forktree(struct prng *rng, __u64 deadline)
 			touched += n + g * m;
 		}
 		for (i = 0; i < k; i++)
-			reap(pids[i], "forktree child");
+			reap_checked(pids[i], "forktree child");
 		/* Its counts are propagated before its parent learns it exited. */
 		if (!read_own(fd, &self, &children))
 			break;
@@ -479,7 +478,7 @@ static void read_slot(struct slot *s)
 	__u32 flags = 0;
 
 	if (!s->page) {
-		s->page = map_state_page(s->fd);
+		s->page = map_state(s->fd);
 		if (!s->page) {
 			call_failed("mmap of a thread's state page");
 			return;
@@ -510,7 +509,7 @@ static void *reader_main(void *p)
 	unsigned int i;
 
 	(void)p;
-	while (!load_once(tshared.stop)) {
+	while (!READ_ONCE(tshared.stop)) {
 		for (i = 0; i < MAX_WORKERS; i++) {
 			struct slot *s = &tshared.slots[i];
 
@@ -526,8 +525,7 @@ static void *reader_main(void *p)
 
 static void free_slot(struct slot *s)
 {
-	if (s->page)
-		munmap((void *)s->page, page_size);
+	unmap_state(s->page);
 	if (s->fd >= 0)
 		close(s->fd);
 	memset(s, 0, sizeof(*s));
@@ -616,7 +614,7 @@ static void scenario_threads(struct prng *rng, __u64 deadline)
 			free_slot(&tshared.slots[i]);
 		pthread_mutex_unlock(&tshared.lock);
 	}
-	store_once(tshared.stop, true);
+	WRITE_ONCE(tshared.stop, true);
 	for (i = 0; i < ARRAY_SIZE(readers); i++)
 		pthread_join(readers[i], NULL);
 	close(fd);
@@ -648,7 +646,7 @@ static void remote_target(struct prng *rng, __u64 deadline, int tell)
 				_exit(0);
 			}
 			if (pid > 0)
-				reap(pid, "remote target's child");
+				reap_checked(pid, "remote target's child");
 		}
 		if (prng_chance(rng, 1, 8))
 			flip_affinity(0, rng);
@@ -775,13 +773,13 @@ static void scenario_remote(struct prng *rng, __u64 deadline)
 			call_failed("PTRACE_DETACH");
 		usleep(prng_below(rng, 3000));
 	}
-	reap(pid, "remote target");
+	reap_checked(pid, "remote target");
 }
 
 /* --- monitor ----------------------------------------------------------------- */
 
 /* Pass @fd and @since over the socket @sock. */
-static bool send_fd(int sock, int fd, __u64 since)
+static bool send_state(int sock, int fd, __u64 since)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = &since, .iov_len = sizeof(since) };
@@ -798,7 +796,7 @@ static bool send_fd(int sock, int fd, __u64 since)
 	return sendmsg(sock, &msg, 0) == sizeof(since);
 }
 
-static int recv_fd(int sock, __u64 *since)
+static int recv_state(int sock, __u64 *since)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = since, .iov_len = sizeof(*since) };
@@ -861,7 +859,7 @@ static void owner_loop(__u64 seed, __u64 deadline, __u64 since)
 				_exit(0);
 			}
 			if (pid > 0)
-				reap(pid, "monitored owner's child");
+				reap_checked(pid, "monitored owner's child");
 			break;
 		}
 		case 3:
@@ -959,20 +957,20 @@ static void scenario_monitor(struct prng *rng, __u64 deadline)
 	if (pid == 0) {
 		close(sock[0]);
 		fd = start_counting(&since);
-		if (fd < 0 || !send_fd(sock[1], fd, since))
+		if (fd < 0 || !send_state(sock[1], fd, since))
 			_exit(1);
 		close(sock[1]);
 		close(fd);
 		owner_loop(owner_seed, deadline, since);
 	}
 	close(sock[1]);
-	fd = pid > 0 ? recv_fd(sock[0], &since) : -1;
+	fd = pid > 0 ? recv_state(sock[0], &since) : -1;
 	close(sock[0]);
-	page = fd >= 0 ? map_state_page(fd) : NULL;
+	page = fd >= 0 ? map_state(fd) : NULL;
 	if (!page) {
 		call_failed("getting the monitored state");
 		if (pid > 0)
-			reap(pid, "monitored owner");
+			reap_checked(pid, "monitored owner");
 		return;
 	}
 	flip.pid = pid;
@@ -984,7 +982,7 @@ static void scenario_monitor(struct prng *rng, __u64 deadline)
 		pthread_create(&threads[i], NULL, monitor_main, &mons[i]);
 	}
 	pthread_create(&threads[2], NULL, flipper_main, &flip);
-	reap(pid, "monitored owner");
+	reap_checked(pid, "monitored owner");
 	for (i = 0; i < ARRAY_SIZE(threads); i++)
 		pthread_join(threads[i], NULL);
 	/* Reaped: the state is detached and its sums final. */
@@ -1055,8 +1053,8 @@ static void imode_handler(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)uc;
 	if (si->si_code != SI_PMC_OVF || !mask || (mask & ~0xcu)) {
-		store_once(im.bad_code, si->si_code);
-		store_once(im.bad_mask, mask);
+		WRITE_ONCE(im.bad_code, si->si_code);
+		WRITE_ONCE(im.bad_mask, mask);
 	}
 	if (mask & 0x4)
 		add_once(im.signals[0], 1);
@@ -1064,12 +1062,12 @@ static void imode_handler(int sig, siginfo_t *si, void *uc)
 		add_once(im.signals[1], 1);
 	/* Stopped by the overflow: the marks are where the new periods start. */
 	if (imode_counts(&tc, &pf)) {
-		store_once(im.tc_mark, tc);
-		store_once(im.pf_mark, pf);
+		WRITE_ONCE(im.tc_mark, tc);
+		WRITE_ONCE(im.pf_mark, pf);
 	}
 	/* EINVAL: a vperfctr_iresume of the main loop restarted it first. */
 	if (sys_vperfctr_iresume(im.fd) && errno != EINVAL)
-		store_once(im.bad_errno, errno);
+		WRITE_ONCE(im.bad_errno, errno);
 	errno = saved;
 }
 
@@ -1081,11 +1079,11 @@ static void imode_control(struct vperfctr_control *c)
 	c->cpu_control.nractrs = 2;
 	c->cpu_control.nrictrs = 2;
 	c->cpu_control.pmc_map[0] = TASK_CLOCK_MAP;
-	c->cpu_control.pmc_map[1] = SW_MAP(PAGE_FAULTS);
+	c->cpu_control.pmc_map[1] = SW_EVENT(PAGE_FAULTS);
 	c->cpu_control.evntsel[1] = PERFCTR_SW_USR;
 	c->cpu_control.pmc_map[2] = TASK_CLOCK_MAP;
 	c->cpu_control.ireset[2] = -IMODE_TC_NS;
-	c->cpu_control.pmc_map[3] = SW_MAP(PAGE_FAULTS);
+	c->cpu_control.pmc_map[3] = SW_EVENT(PAGE_FAULTS);
 	c->cpu_control.evntsel[3] = PERFCTR_SW_USR;
 	c->cpu_control.ireset[3] = -IMODE_PF;
 }
@@ -1115,8 +1113,7 @@ static bool imode_attach(bool creat)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(imode_signal(), &sa, NULL);
-	if (im.page)
-		munmap((void *)im.page, page_size);
+	unmap_state(im.page);
 	im.page = NULL;
 	im.fd = sys_vperfctr_open(0, creat);
 	if (im.fd < 0) {
@@ -1128,13 +1125,13 @@ static bool imode_attach(bool creat)
 		call_failed("vperfctr_control with i-mode counters");
 		return false;
 	}
-	im.page = map_state_page(im.fd);
+	im.page = map_state(im.fd);
 	if (!im.page || !imode_counts(&tc, &pf)) {
 		call_failed("mmap of the i-mode state page");
 		return false;
 	}
-	store_once(im.tc_mark, tc);
-	store_once(im.pf_mark, pf);
+	WRITE_ONCE(im.tc_mark, tc);
+	WRITE_ONCE(im.pf_mark, pf);
 	imode_block(false);
 	return true;
 }
@@ -1142,19 +1139,19 @@ static bool imode_attach(bool creat)
 /* What the handler could not report itself. */
 static void imode_report_handler(void)
 {
-	int code = load_once(im.bad_code), mask = load_once(im.bad_mask);
-	int err = load_once(im.bad_errno);
+	int code = READ_ONCE(im.bad_code), mask = READ_ONCE(im.bad_mask);
+	int err = READ_ONCE(im.bad_errno);
 
 	if (code || mask) {
 		check_fail(CK_SIGNALS, "imode: a signal with si_code %d, mask %#x",
 			   code, (unsigned int)mask);
-		store_once(im.bad_code, 0);
-		store_once(im.bad_mask, 0);
+		WRITE_ONCE(im.bad_code, 0);
+		WRITE_ONCE(im.bad_mask, 0);
 	}
 	if (err) {
 		errno = err;
 		call_failed("imode: vperfctr_iresume in the handler");
-		store_once(im.bad_errno, 0);
+		WRITE_ONCE(im.bad_errno, 0);
 	}
 }
 
@@ -1165,7 +1162,7 @@ static void imode_report_handler(void)
  */
 static void imode_check_alive(const char *who)
 {
-	__u64 tc, pf, tc_mark = load_once(im.tc_mark), pf_mark = load_once(im.pf_mark);
+	__u64 tc, pf, tc_mark = READ_ONCE(im.tc_mark), pf_mark = READ_ONCE(im.pf_mark);
 
 	if (!imode_counts(&tc, &pf))
 		return;
@@ -1173,12 +1170,12 @@ static void imode_check_alive(const char *who)
 		check_fail(CK_SIGNALS,
 			   "%s: task-clock, period %d: %llu ns, no overflow (%lu so far)",
 			   who, IMODE_TC_NS, (unsigned long long)(tc - tc_mark),
-			   load_once(im.signals[0]));
-		store_once(im.tc_mark, tc);
+			   READ_ONCE(im.signals[0]));
+		WRITE_ONCE(im.tc_mark, tc);
 	} else if (pf > pf_mark && pf - pf_mark > IMODE_PF_DEAD) {
 		check_fail(CK_SIGNALS, "%s: page faults, period %d: %llu, no overflow",
 			   who, IMODE_PF, (unsigned long long)(pf - pf_mark));
-		store_once(im.pf_mark, pf);
+		WRITE_ONCE(im.pf_mark, pf);
 	} else {
 		check_ok(CK_SIGNALS);
 	}
@@ -1238,8 +1235,8 @@ static void imode_fork(struct prng *rng, __u64 since)
 		struct prng crng;
 
 		prng_seed(&crng, child_seed);
-		store_once(im.signals[0], 0);
-		store_once(im.signals[1], 0);
+		WRITE_ONCE(im.signals[0], 0);
+		WRITE_ONCE(im.signals[1], 0);
 		if (!imode_attach(false))
 			_exit(1);
 		imode_loop(&crng, now_ns() + 200000000ull, since, false,
@@ -1250,7 +1247,7 @@ static void imode_fork(struct prng *rng, __u64 since)
 	if (pid < 0)
 		call_failed("fork");
 	else
-		reap(pid, "imode child");
+		reap_checked(pid, "imode child");
 }
 
 static void imode_loop(struct prng *rng, __u64 deadline, __u64 since,
@@ -1375,7 +1372,6 @@ int main(int argc, char **argv)
 	struct prng rng;
 	int opt;
 
-	page_size = sysconf(_SC_PAGESIZE);
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (argc > 1 && !strncmp(argv[1], "--exec-", 7))
 		return exec_main(argc, argv);
