@@ -1,120 +1,186 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Detection of the x86 counter hardware, from CPUID alone.
+ * Detection of the x86 counter hardware: what the kernel's CPU feature
+ * bits and CPUID say, made once into the data that program.c programs
+ * the counters from (struct x86_perfctr_desc).  This is the one place
+ * that asks which vendor made the processor.
  *
- * Intel: architectural performance monitoring, CPUID leaf 0xA (SDM vol. 3B,
- * "Performance Monitoring"): version, general-purpose counters and their
- * width, unavailable architectural events, fixed counters (a count from
- * version 2, a bitmap as well from version 5), global control from
- * version 2, and full-width counter writes through IA32_A_PMCx when
- * IA32_PERF_CAPABILITIES bit 13 says so.
+ * Intel: architectural performance monitoring (X86_FEATURE_ARCH_PERFMON),
+ * CPUID leaf 0xA (SDM vol. 3B, "Performance Monitoring"): version,
+ * general-purpose counters and their width, unavailable architectural
+ * events, fixed counters (a count from version 2, a bitmap as well from
+ * version 5), global control from version 2, and full-width counter
+ * writes through IA32_A_PMCx when IA32_PERF_CAPABILITIES (X86_FEATURE_PDCM)
+ * bit 13 says so.
  *
  * AMD (APM vol. 2, "Performance Monitor Counters"): from family 10h the
- * four legacy counters; with PerfCtrExtCore (CPUID 0x80000001 ECX bit 23)
- * the six core counters at 0xC0010200, control and counter interleaved;
- * with PerfMonV2 (CPUID 0x80000022 EAX bit 0) their number from EBX and
+ * four legacy counters; with X86_FEATURE_PERFCTR_CORE the six core
+ * counters at 0xC0010200, control and counter interleaved; with
+ * X86_FEATURE_PERFMON_V2 their number from CPUID 0x80000022 EBX, and
  * global control and status.
  *
  * Anything else (no architectural perfmon, version 0 as a hypervisor
  * without a virtual PMU reports it, P6 and Pentium 4, K7 and K8) gets the
- * TSC-only driver.  No model tables: what CPUID says is what is used.
+ * TSC-only driver.  No model tables: what the processor says is what is
+ * used.
  */
-#include <linux/bits.h>
 #include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
 #include <linux/perfctr.h>
-#include <linux/string.h>
+#include <linux/perfctr_pmu.h>
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+#include <asm/cpu.h>
+#include <asm/cpufeature.h>
 #include <asm/cpuid.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
-#include <linux/perfctr_pmu.h>
+#include <asm/processor.h>
 
 #include "perfctr.h"
 
-/* CPUID.1:EDX */
-#define PERFCTR_CPUID1_APIC		BIT(9)
-/* CPUID.1:ECX */
-#define PERFCTR_CPUID1_PDCM		BIT(15)	/* IA32_PERF_CAPABILITIES */
-#define PERFCTR_CPUID1_HYPERVISOR	BIT(31)
-/* CPUID.(EAX=7,ECX=0):EDX */
-#define PERFCTR_CPUID7_HYBRID		BIT(15)
-/* CPUID.80000001H:ECX */
-#define PERFCTR_AMD_PERFCTR_CORE	BIT(23)
-/* CPUID.80000022H:EAX */
-#define PERFCTR_AMD_PERFMON_V2		BIT(0)
 /* IA32_PERF_CAPABILITIES: writes to IA32_A_PMCx set all counter bits */
-#define PERFCTR_PERF_CAP_FW_WRITE	BIT_ULL(13)
+#define X86_PERFCTR_CAP_FW_WRITE	BIT_ULL(13)
 
 /* The most counters this driver programs, of each kind. */
-#define PERFCTR_X86_MAX_GP		16
-#define PERFCTR_X86_MAX_FIXED		16
-#define PERFCTR_AMD_LEGACY_CTRS		4
-#define PERFCTR_AMD_CORE_CTRS		6
-#define PERFCTR_AMD_WIDTH		48
+#define X86_PERFCTR_MAX_GP		16
+#define X86_PERFCTR_MAX_FIXED		16
+#define X86_PERFCTR_AMD_WIDTH		48
+
+/* Fixed counters 0 to 2: instructions, core cycles, reference cycles. */
+#define X86_PERFCTR_ARCH_FIXED		3
+
+/* What user space may set in an event selector, on each vendor's. */
+#define X86_PERFCTR_INTEL_EVNTSEL					\
+	(ARCH_PERFMON_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |	\
+	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
+	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_INV |	\
+	 ARCH_PERFMON_EVENTSEL_CMASK)
+#define X86_PERFCTR_AMD_EVNTSEL						\
+	(AMD64_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |		\
+	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
+	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_INV |	\
+	 ARCH_PERFMON_EVENTSEL_CMASK | AMD64_EVENTSEL_GUESTONLY |	\
+	 AMD64_EVENTSEL_HOSTONLY)
+/* ... and in an Intel fixed counter's, which counts one event only. */
+#define X86_PERFCTR_FIXED_EVNTSEL					\
+	(ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS)
 
 /**
- * perfctr_cpu_cpuid - execute CPUID
+ * x86_perfctr_cpuid - execute CPUID on this CPU
  * @leaf: EAX input
  * @subleaf: ECX input
  * @regs: EAX, EBX, ECX and EDX output, in that order
+ *
+ * For what the kernel keeps no feature bit of: the contents of leaf 0xA
+ * and the number of AMD core counters.
  */
-void perfctr_cpu_cpuid(u32 leaf, u32 subleaf, u32 regs[4])
+VISIBLE_IF_KUNIT void x86_perfctr_cpuid(u32 leaf, u32 subleaf, u32 regs[4])
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_cpuid, leaf, subleaf, regs);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_cpuid, leaf, subleaf, regs);
 	cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]);
 }
 
 /**
- * perfctr_cpu_read_capabilities - read IA32_PERF_CAPABILITIES
+ * x86_perfctr_read_capabilities - read IA32_PERF_CAPABILITIES
  *
- * Only called when CPUID.1:ECX.PDCM says the MSR exists.
+ * Only called when X86_FEATURE_PDCM says the MSR exists.
  *
  * Return: its value, or 0 if it cannot be read.
  */
-u64 perfctr_cpu_read_capabilities(void)
+VISIBLE_IF_KUNIT u64 x86_perfctr_read_capabilities(void)
 {
 	u64 caps;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_read_capabilities);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_read_capabilities);
 	if (rdmsrl_safe(MSR_IA32_PERF_CAPABILITIES, &caps))
 		return 0;
 	return caps;
 }
 
 /**
- * perfctr_cpu_set_tsc_only - describe no counters but the TSC
- * @desc: the description; its clock rates are left alone
+ * x86_perfctr_core_type - the hybrid core type of this CPU
+ *
+ * Return: CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40 Core), or 0 if the
+ * processor is not hybrid.
  */
-void perfctr_cpu_set_tsc_only(struct perfctr_cpu_desc *desc)
+VISIBLE_IF_KUNIT u8 x86_perfctr_core_type(void)
 {
-	desc->pmu.name = "x86 TSC";
-	desc->pmu.cpu_type = PERFCTR_X86_GENERIC;
-	desc->version = 0;
-	desc->pmu.nrctrs = 0;
-	desc->pmu.ctr_width = 0;
-	desc->pmu.nrfixed = 0;
-	desc->pmu.fixed_width = 0;
-	desc->fixed_mask = 0;
-	desc->events_unavailable = 0;
-	desc->global_ctrl = false;
-	desc->full_width_write = false;
-	desc->amd_core = false;
-	desc->hybrid_core_type = 0;
-	desc->pmu.features = PERFCTR_FEATURE_RDTSC;
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_core_type);
+	return get_this_hybrid_cpu_type();
 }
 
-static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
-				 u32 cpuid1_ecx)
+/**
+ * x86_perfctr_set_tsc_only - describe no counters but the TSC
+ * @desc: the description; its clock rates are left alone
+ */
+void x86_perfctr_set_tsc_only(struct x86_perfctr_desc *desc)
+{
+	u32 cpu_khz = desc->pmu.cpu_khz, tsc_khz = desc->pmu.tsc_khz;
+
+	*desc = (struct x86_perfctr_desc){
+		.pmu.name	= "x86 TSC",
+		.pmu.cpu_type	= PERFCTR_X86_GENERIC,
+		.pmu.features	= PERFCTR_FEATURE_RDTSC,
+		.pmu.cpu_khz	= cpu_khz,
+		.pmu.tsc_khz	= tsc_khz,
+	};
+}
+
+/*
+ * Fixed counters, from version 2: EDX gives their number, counters 0 to
+ * N-1, and their width; from version 5 ECX is a bitmap of those present,
+ * which is added to those.  None if their width is 0.
+ */
+static void x86_perfctr_detect_fixed(struct x86_perfctr_desc *desc,
+				     const struct cpuinfo_x86 *c,
+				     union cpuid10_edx edx, u32 ecx, u64 any)
+{
+	u32 nr = edx.split.num_counters_fixed;
+	u32 width = edx.split.bit_width_fixed;
+	u32 mask;
+
+	/*
+	 * perf's quirk (intel_pmu_init()): versions 2 to 4 may enumerate
+	 * fewer fixed counters than the architectural three, or none.  perf
+	 * assumes the three unless under a hypervisor, and every counter as
+	 * wide as the general-purpose ones.
+	 */
+	if (desc->version < 5 && nr < X86_PERFCTR_ARCH_FIXED &&
+	    !cpu_has(c, X86_FEATURE_HYPERVISOR)) {
+		nr = X86_PERFCTR_ARCH_FIXED;
+		if (!width)
+			width = desc->pmu.ctr_width;
+	}
+	mask = nr ? GENMASK(nr - 1, 0) : 0;
+	if (desc->version >= 5)
+		mask |= ecx;
+	mask &= GENMASK(X86_PERFCTR_MAX_FIXED - 1, 0);
+	desc->pmu.fixed_width = width;
+	if (!width || !mask)
+		return;
+	desc->fixed_mask = mask;
+	desc->pmu.nrfixed = hweight32(mask);
+	desc->fixed_ctr = MSR_CORE_PERF_FIXED_CTR0;
+	desc->fixed_ctrl = MSR_CORE_PERF_FIXED_CTR_CTRL;
+	desc->fixed_evntsel_user = X86_PERFCTR_FIXED_EVNTSEL | any;
+}
+
+static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
+				     const struct cpuinfo_x86 *c)
 {
 	union cpuid10_eax eax;
 	union cpuid10_edx edx;
 	u32 regs[4], len;
+	u64 any = 0;
 
-	if (max_leaf < 0xa)
+	if (!cpu_has(c, X86_FEATURE_ARCH_PERFMON))
 		return;
-	perfctr_cpu_cpuid(0xa, 0, regs);
+	x86_perfctr_cpuid(0xa, 0, regs);
 	eax.full = regs[0];
 	edx.full = regs[3];
 	if (!eax.split.version_id || !eax.split.num_counters ||
@@ -124,149 +190,143 @@ static void perfctr_detect_intel(struct perfctr_cpu_desc *desc, u32 max_leaf,
 	desc->pmu.name = "Intel architectural perfmon";
 	desc->pmu.cpu_type = PERFCTR_X86_INTEL_ARCH;
 	desc->version = eax.split.version_id;
-	desc->pmu.nrctrs = min_t(u32, eax.split.num_counters, PERFCTR_X86_MAX_GP);
+	desc->pmu.nrctrs = min_t(u32, eax.split.num_counters,
+				 X86_PERFCTR_MAX_GP);
 	desc->pmu.ctr_width = eax.split.bit_width;
 	/* Events beyond the vector's length are not available either. */
 	len = eax.split.mask_length;
 	desc->events_unavailable = regs[1];
 	if (len < 32)
 		desc->events_unavailable |= ~0U << len;
+	/*
+	 * AnyThread exists from perfmon version 3 (SDM 19.2.3) and is gone
+	 * again from version 5.
+	 */
+	if (desc->version >= 3 && desc->version < 5)
+		any = ARCH_PERFMON_EVENTSEL_ANY;
+
+	desc->eventsel = MSR_ARCH_PERFMON_EVENTSEL0;
+	desc->perfctr = MSR_ARCH_PERFMON_PERFCTR0;
+	desc->perfctr_reserve = MSR_ARCH_PERFMON_PERFCTR0;
+	desc->stride = 1;
+	desc->evntsel_user = X86_PERFCTR_INTEL_EVNTSEL | any;
+	/* IA32_PMCx takes 32 bits on a write, and sign-extends them. */
+	desc->ireset_min = S32_MIN;
+	if (cpu_has(c, X86_FEATURE_PDCM) &&
+	    (x86_perfctr_read_capabilities() & X86_PERFCTR_CAP_FW_WRITE)) {
+		desc->perfctr = MSR_IA32_PMC0;
+		desc->ireset_min = S64_MIN;
+	}
 	if (desc->version >= 2) {
-		desc->global_ctrl = true;
-		desc->pmu.fixed_width = edx.split.bit_width_fixed;
-		if (edx.split.num_counters_fixed)
-			desc->fixed_mask =
-				GENMASK(edx.split.num_counters_fixed - 1, 0);
-		/* Version 5: fixed counters may be present out of order. */
-		if (desc->version >= 5)
-			desc->fixed_mask |= regs[2];
-		desc->fixed_mask &= GENMASK(PERFCTR_X86_MAX_FIXED - 1, 0);
-		if (!desc->pmu.fixed_width)
-			desc->fixed_mask = 0;
-		desc->pmu.nrfixed = hweight32(desc->fixed_mask);
+		desc->global_ctrl = MSR_CORE_PERF_GLOBAL_CTRL;
+		desc->global_status = MSR_CORE_PERF_GLOBAL_STATUS;
+		desc->global_ovf_ctrl = MSR_CORE_PERF_GLOBAL_OVF_CTRL;
+		x86_perfctr_detect_fixed(desc, c, edx, regs[2], any);
 	}
-	if (cpuid1_ecx & PERFCTR_CPUID1_PDCM)
-		desc->full_width_write = perfctr_cpu_read_capabilities() &
-					 PERFCTR_PERF_CAP_FW_WRITE;
-	/* Hybrid: the type of the core this runs on, CPUID.1AH:EAX[31:24]. */
-	if (max_leaf >= 0x1a) {
-		perfctr_cpu_cpuid(0x7, 0, regs);
-		if (regs[3] & PERFCTR_CPUID7_HYBRID) {
-			perfctr_cpu_cpuid(0x1a, 0, regs);
-			desc->hybrid_core_type = regs[0] >> 24;
-		}
-	}
+	if (cpu_has(c, X86_FEATURE_HYBRID_CPU))
+		desc->hybrid_core_type = x86_perfctr_core_type();
 }
 
-static void perfctr_detect_amd(struct perfctr_cpu_desc *desc, u32 family,
-			       u32 cpuid1_ecx)
+static void x86_perfctr_detect_amd(struct x86_perfctr_desc *desc,
+				   const struct cpuinfo_x86 *c)
 {
-	u32 regs[4], max_ext, ext_ecx = 0;
+	bool core = cpu_has(c, X86_FEATURE_PERFCTR_CORE);
+	union cpuid_0x80000022_ebx ebx;
+	u32 regs[4];
 
-	perfctr_cpu_cpuid(0x80000000, 0, regs);
-	max_ext = regs[0];
-	if (max_ext >= 0x80000001) {
-		perfctr_cpu_cpuid(0x80000001, 0, regs);
-		ext_ecx = regs[2];
-	}
 	/* K7 and K8: TSC only.  Family 10h on: at least the legacy four. */
-	if (family < 0x10)
+	if (c->x86 < 0x10)
 		return;
-	if (!(ext_ecx & PERFCTR_AMD_PERFCTR_CORE)) {
-		/*
-		 * Nothing in CPUID announces the legacy counters, and a
-		 * hypervisor without a virtual PMU does not emulate them.
-		 */
-		if (cpuid1_ecx & PERFCTR_CPUID1_HYPERVISOR)
-			return;
+	/*
+	 * Nothing announces the legacy counters, and a hypervisor without a
+	 * virtual PMU does not emulate them.
+	 */
+	if (!core && cpu_has(c, X86_FEATURE_HYPERVISOR))
+		return;
+
+	desc->pmu.cpu_type = PERFCTR_X86_AMD;
+	desc->pmu.ctr_width = X86_PERFCTR_AMD_WIDTH;
+	desc->evntsel_user = X86_PERFCTR_AMD_EVNTSEL;
+	desc->ireset_min = S64_MIN;
+	if (!core) {
 		desc->pmu.name = "AMD legacy counters";
-		desc->pmu.cpu_type = PERFCTR_X86_AMD;
-		desc->pmu.nrctrs = PERFCTR_AMD_LEGACY_CTRS;
-		desc->pmu.ctr_width = PERFCTR_AMD_WIDTH;
-		desc->amd_core = false;
+		desc->pmu.nrctrs = AMD64_NUM_COUNTERS;
+		desc->eventsel = MSR_K7_EVNTSEL0;
+		desc->perfctr = MSR_K7_PERFCTR0;
+		desc->perfctr_reserve = MSR_K7_PERFCTR0;
+		desc->stride = 1;
 		return;
 	}
 	desc->pmu.name = "AMD core counters";
-	desc->pmu.cpu_type = PERFCTR_X86_AMD;
-	desc->pmu.nrctrs = PERFCTR_AMD_CORE_CTRS;
-	desc->pmu.ctr_width = PERFCTR_AMD_WIDTH;
-	desc->amd_core = true;
-	if (max_ext >= 0x80000022) {
-		union cpuid_0x80000022_ebx ebx;
+	desc->pmu.nrctrs = AMD64_NUM_COUNTERS_CORE;
+	desc->eventsel = MSR_F15H_PERF_CTL;
+	desc->perfctr = MSR_F15H_PERF_CTR;
+	desc->perfctr_reserve = MSR_F15H_PERF_CTR;
+	desc->stride = 2;
+	if (!cpu_has(c, X86_FEATURE_PERFMON_V2))
+		return;
 
-		perfctr_cpu_cpuid(0x80000022, 0, regs);
-		ebx.full = regs[1];
-		if (regs[0] & PERFCTR_AMD_PERFMON_V2) {
-			desc->pmu.name = "AMD PerfMonV2";
-			desc->version = 2;
-			desc->global_ctrl = true;
-			if (ebx.split.num_core_pmc)
-				desc->pmu.nrctrs = min_t(u32, ebx.split.num_core_pmc,
-						     PERFCTR_X86_MAX_GP);
-		}
-	}
+	desc->pmu.name = "AMD PerfMonV2";
+	desc->version = 2;
+	x86_perfctr_cpuid(0x80000022, 0, regs);
+	ebx.full = regs[1];
+	if (ebx.split.num_core_pmc)
+		desc->pmu.nrctrs = min_t(u32, ebx.split.num_core_pmc,
+					 X86_PERFCTR_MAX_GP);
+	desc->global_ctrl = MSR_AMD64_PERF_CNTR_GLOBAL_CTL;
+	desc->global_status = MSR_AMD64_PERF_CNTR_GLOBAL_STATUS;
+	desc->global_ovf_ctrl = MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR;
 }
 
 /**
- * perfctr_cpu_detect - describe the counter hardware of this CPU
+ * x86_perfctr_detect - describe the counter hardware of a processor
  * @desc: filled in; its clock rates are left alone
+ * @c: the processor, as the kernel identified it: &boot_cpu_data
  *
- * Uses only CPUID (and IA32_PERF_CAPABILITIES where CPUID announces it).
+ * Uses the kernel's CPU feature bits, CPUID where the kernel keeps no
+ * feature bit, and IA32_PERF_CAPABILITIES where X86_FEATURE_PDCM says it
+ * exists.
  */
-void perfctr_cpu_detect(struct perfctr_cpu_desc *desc)
+void x86_perfctr_detect(struct x86_perfctr_desc *desc,
+			const struct cpuinfo_x86 *c)
 {
-	u32 regs[4], max_leaf, family, cpuid1_ecx = 0, cpuid1_edx;
-	char vendor[12];
-
-	perfctr_cpu_set_tsc_only(desc);
-	perfctr_cpu_cpuid(0, 0, regs);
-	max_leaf = regs[0];
-	memcpy(vendor, &regs[1], 4);
-	memcpy(vendor + 4, &regs[3], 4);
-	memcpy(vendor + 8, &regs[2], 4);
-	if (max_leaf < 1)
-		return;
-	perfctr_cpu_cpuid(1, 0, regs);
-	cpuid1_ecx = regs[2];
-	cpuid1_edx = regs[3];
-	family = (regs[0] >> 8) & 0xf;
-	if (family == 0xf)
-		family += (regs[0] >> 20) & 0xff;
-
-	if (!memcmp(vendor, "GenuineIntel", 12))
-		perfctr_detect_intel(desc, max_leaf, cpuid1_ecx);
-	else if (!memcmp(vendor, "AuthenticAMD", 12) ||
-		 !memcmp(vendor, "HygonGenuine", 12))
-		perfctr_detect_amd(desc, family, cpuid1_ecx);
+	x86_perfctr_set_tsc_only(desc);
+	switch (c->x86_vendor) {
+	case X86_VENDOR_INTEL:
+		x86_perfctr_detect_intel(desc, c);
+		break;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		x86_perfctr_detect_amd(desc, c);
+		break;
+	}
 	/*
 	 * Counters can be read with rdpmc; their overflow interrupt needs
-	 * the local APIC.
+	 * the local APIC (which "nolapic" takes away).
 	 */
 	if (desc->pmu.nrctrs) {
 		desc->pmu.features |= PERFCTR_FEATURE_RDPMC;
-		if (cpuid1_edx & PERFCTR_CPUID1_APIC)
+		if (cpu_has(c, X86_FEATURE_APIC))
 			desc->pmu.features |= PERFCTR_FEATURE_PCINT;
 	}
 }
 
 /**
- * perfctr_cpu_classify - note whether this CPU can count as described
+ * x86_perfctr_classify - note whether this CPU can count as described
  * @cpu: the CPU this runs on
  *
  * On a hybrid processor the counters are described for the core type of
- * the boot CPU; CPUs of another type (CPUID.1AH:EAX[31:24]) go into
+ * the CPU that was detected; CPUs of another type go into
  * perfctr_cpus_forbidden_mask, and threads with hardware counters are
  * kept off them.
  */
-void perfctr_cpu_classify(unsigned int cpu)
+void x86_perfctr_classify(unsigned int cpu)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
-	u32 regs[4];
+	u8 type = x86_perfctr_active_desc()->hybrid_core_type;
 
-	if (!desc->hybrid_core_type)
+	if (!type)
 		return;
-	perfctr_cpu_cpuid(0x1a, 0, regs);
-	if (regs[0] >> 24 == desc->hybrid_core_type)
+	if (x86_perfctr_core_type() == type)
 		cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
 	else
 		cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);

@@ -9,54 +9,86 @@
 #include <linux/types.h>
 #include <linux/perfctr_pmu.h>
 
+struct cpuinfo_x86;
+struct pt_regs;
+
 /**
- * struct perfctr_cpu_desc - what the counter hardware of this machine has
+ * struct x86_perfctr_desc - the counter hardware of this machine, as data
  * @pmu:	what the generic core is told
  * @version:	Intel architectural perfmon version; 2 for AMD PerfMonV2
- * @fixed_mask:	bit i set: fixed counter i exists
  * @events_unavailable: Intel: bit i set: architectural event i cannot be
  *		counted (CPUID.0AH:EBX, extended to the vector's length)
- * @global_ctrl: counters are enabled through a global control register
- * @full_width_write: Intel: counters are written in full through
- *		IA32_A_PMCx
- * @amd_core:	AMD: the six core counters at 0xC0010200, not the legacy
- *		four
- * @hybrid_core_type: Intel hybrid: CPUID.1AH core type of the CPU that was
- *		detected (0x20 Atom, 0x40 Core), 0 if not hybrid
+ * @eventsel:	event selector MSR of general-purpose counter 0
+ * @perfctr:	counter MSR of general-purpose counter 0, as it is read and
+ *		written: IA32_A_PMC0 where Intel has full-width writes
+ * @perfctr_reserve: counter MSR of general-purpose counter 0, as perf's
+ *		reservation API names it
+ * @stride:	from the MSRs of general-purpose counter i to those of
+ *		counter i + 1
+ * @evntsel_user: the bits of a general-purpose counter's event selector
+ *		that user space may set
+ * @ireset_min:	the lowest interrupt-mode preset that a write loads whole
+ *		into a general-purpose counter: S32_MIN where a write takes
+ *		32 bits and sign-extends them
+ * @fixed_mask:	bit j set: fixed counter j exists
+ * @fixed_ctr:	MSR of fixed counter 0
+ * @fixed_ctrl:	MSR of the fixed counters' control fields
+ * @fixed_evntsel_user: the bits of a fixed counter's evntsel that user
+ *		space may set
+ * @global_ctrl: MSR that enables the counters together, 0 if none
+ * @global_status: MSR with a bit for each counter that overflowed
+ * @global_ovf_ctrl: MSR that clears the @global_status bits written to it
+ * @hybrid_core_type: Intel hybrid: core type of the CPU that was detected
+ *		(0x20 Atom, 0x40 Core), 0 if not hybrid
  *
- * Filled in once at boot and never changed afterwards.
+ * Filled in once at boot by detection, and never changed afterwards.  The
+ * programming code finds every difference between processors here, and
+ * never asks which vendor it runs on.  Counter i's MSRs are a base plus
+ * i * @stride, fixed counter j's @fixed_ctr + j; bit i of the global
+ * registers is general-purpose counter i, bit 32 + j fixed counter j.
  */
-struct perfctr_cpu_desc {
+struct x86_perfctr_desc {
 	struct perfctr_pmu	pmu;
 	u32		version;
-	u32		fixed_mask;
 	u32		events_unavailable;
-	bool		global_ctrl;
-	bool		full_width_write;
-	bool		amd_core;
+	u32		eventsel;
+	u32		perfctr;
+	u32		perfctr_reserve;
+	u32		stride;
+	u64		evntsel_user;
+	s64		ireset_min;
+	u32		fixed_mask;
+	u32		fixed_ctr;
+	u32		fixed_ctrl;
+	u64		fixed_evntsel_user;
+	u32		global_ctrl;
+	u32		global_status;
+	u32		global_ovf_ctrl;
 	u8		hybrid_core_type;
 };
 
-extern struct perfctr_cpu_desc perfctr_cpu_desc;
-
-struct pt_regs;
-
 /* A PMI whose overflow another PMI already handled: up to this long. */
-#define PERFCTR_PMI_WINDOW	2	/* jiffies */
+#define X86_PERFCTR_PMI_WINDOW	2	/* jiffies */
 
-void perfctr_cpu_cpuid(u32 leaf, u32 subleaf, u32 regs[4]);
-u64 perfctr_cpu_read_capabilities(void);
-void perfctr_cpu_detect(struct perfctr_cpu_desc *desc);
-void perfctr_cpu_set_tsc_only(struct perfctr_cpu_desc *desc);
-const struct perfctr_cpu_desc *perfctr_cpu_active_desc(void);
-u64 perfctr_cpu_rdmsr(u32 msr);
-void perfctr_cpu_wrmsr(u32 msr, u64 value);
-bool perfctr_cpu_reserve_counter(u32 ctr_msr, u32 sel_msr);
-void perfctr_cpu_release_counter(u32 ctr_msr, u32 sel_msr);
-void perfctr_cpu_set_pce(bool allow);
-void perfctr_cpu_lvtpc_nmi(void);
-unsigned long perfctr_cpu_ack_overflow(void);
-int perfctr_cpu_nmi_handler(unsigned int cmd, struct pt_regs *regs);
-void perfctr_cpu_classify(unsigned int cpu);
+const struct x86_perfctr_desc *x86_perfctr_active_desc(void);
+void x86_perfctr_detect(struct x86_perfctr_desc *desc,
+			const struct cpuinfo_x86 *c);
+void x86_perfctr_set_tsc_only(struct x86_perfctr_desc *desc);
+void x86_perfctr_classify(unsigned int cpu);
+void x86_perfctr_lvtpc_nmi(void);
+int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The hardware boundary, which the tests replace, and what they call. */
+void x86_perfctr_cpuid(u32 leaf, u32 subleaf, u32 regs[4]);
+u64 x86_perfctr_read_capabilities(void);
+u8 x86_perfctr_core_type(void);
+u64 x86_perfctr_rdmsr(u32 msr);
+void x86_perfctr_wrmsr(u32 msr, u64 value);
+bool x86_perfctr_reserve_counter(u32 ctr_msr, u32 sel_msr);
+void x86_perfctr_release_counter(u32 ctr_msr, u32 sel_msr);
+void x86_perfctr_set_pce(bool allow);
+unsigned long x86_perfctr_ack_overflow(void);
+#endif
 
 #endif /* _ARCH_X86_PERFCTR_PERFCTR_H */

@@ -10,8 +10,11 @@
  * counter's evntsel[] uses the same USR, OS and AnyThread bits, which the
  * driver moves into its field of IA32_FIXED_CTR_CTRL.
  *
- * Every MSR address is computed from a base and an index (SDM vol. 3B
+ * Every MSR address comes from the description that detection made
+ * (struct x86_perfctr_desc): a base plus an index times a stride, as perf's
+ * x86_pmu_config_addr() and x86_pmu_event_addr() compute them (SDM vol. 3B
  * "Performance Monitoring", APM vol. 2 "Performance Monitor Counters").
+ * Nothing here asks which vendor made the processor.
  */
 #include <linux/bitops.h>
 #include <linux/bits.h>
@@ -21,13 +24,13 @@
 #include <linux/nmi.h>
 #include <linux/percpu.h>
 #include <linux/perfctr.h>
+#include <linux/perfctr_pmu.h>
 #include <linux/spinlock.h>
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/apic.h>
 #include <asm/msr.h>
-#include <asm/msr-index.h>
 #include <asm/perf_event.h>
-#include <linux/perfctr_pmu.h>
 #include <asm/tlbflush.h>
 
 #include "perfctr.h"
@@ -37,26 +40,27 @@
  * registers: the counters the last enable on this CPU armed for overflow
  * interrupts, and the counters that may hold another thread's counts.
  */
-static DEFINE_PER_CPU(unsigned long, perfctr_imode_bits);
-static DEFINE_PER_CPU(unsigned long, perfctr_dirty_bits);
+static DEFINE_PER_CPU(unsigned long, x86_perfctr_imode_bits);
+static DEFINE_PER_CPU(unsigned long, x86_perfctr_dirty_bits);
 
 /*
  * Until @end, a PMI with no overflow to find is taken as a late one for
  * an overflow already dealt with: the second of two overflows that one
  * PMI handled, or one of counters disabled before their PMI arrived.
  */
-struct perfctr_pmi_window {
+struct x86_perfctr_pmi_window {
 	unsigned long	end;
 	bool		open;
 };
 
-static DEFINE_PER_CPU(struct perfctr_pmi_window, perfctr_pmi_window);
+static DEFINE_PER_CPU(struct x86_perfctr_pmi_window, x86_perfctr_pmi_window);
 
-static void perfctr_open_pmi_window(void)
+static void x86_perfctr_open_pmi_window(void)
 {
-	struct perfctr_pmi_window *window = this_cpu_ptr(&perfctr_pmi_window);
+	struct x86_perfctr_pmi_window *window =
+		this_cpu_ptr(&x86_perfctr_pmi_window);
 
-	window->end = jiffies + PERFCTR_PMI_WINDOW;
+	window->end = jiffies + X86_PERFCTR_PMI_WINDOW;
 	window->open = true;
 }
 
@@ -65,125 +69,76 @@ static void perfctr_open_pmi_window(void)
  * since the counters were last taken from perf zeroes them all before it
  * lets a thread read them, for what perf left in them.
  */
-static unsigned long perfctr_reserve_gen;
-static DEFINE_PER_CPU(unsigned long, perfctr_clean_gen);
+static unsigned long x86_perfctr_reserve_gen;
+static DEFINE_PER_CPU(unsigned long, x86_perfctr_clean_gen);
 
-/* What user space may set in a general-purpose event selector. */
-#define PERFCTR_INTEL_EVNTSEL_USER					\
-	(ARCH_PERFMON_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |	\
-	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
-	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_ANY |		\
-	 ARCH_PERFMON_EVENTSEL_INV | ARCH_PERFMON_EVENTSEL_CMASK)
-#define PERFCTR_AMD_EVNTSEL_USER					\
-	(AMD64_EVENTSEL_EVENT | ARCH_PERFMON_EVENTSEL_UMASK |		\
-	 ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
-	 ARCH_PERFMON_EVENTSEL_EDGE | ARCH_PERFMON_EVENTSEL_INV |	\
-	 ARCH_PERFMON_EVENTSEL_CMASK | AMD64_EVENTSEL_GUESTONLY |	\
-	 AMD64_EVENTSEL_HOSTONLY)
-/* ... and in a fixed counter's. */
-#define PERFCTR_FIXED_EVNTSEL_USER					\
-	(ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |		\
-	 ARCH_PERFMON_EVENTSEL_ANY)
 /* Selectors that count kernel mode, or another thread's events. */
-#define PERFCTR_EVNTSEL_PRIVILEGED					\
+#define X86_PERFCTR_EVNTSEL_PRIVILEGED					\
 	(ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_ANY)
 
 /**
- * perfctr_cpu_rdmsr - read a counter MSR
+ * x86_perfctr_rdmsr - read a counter MSR
  * @msr: its address
  *
  * Return: its value.
  */
-u64 perfctr_cpu_rdmsr(u32 msr)
+VISIBLE_IF_KUNIT u64 x86_perfctr_rdmsr(u32 msr)
 {
 	u64 value;
 
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_rdmsr, msr);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_rdmsr, msr);
 	rdmsrl(msr, value);
 	return value;
 }
 
 /**
- * perfctr_cpu_wrmsr - write a counter MSR
+ * x86_perfctr_wrmsr - write a counter MSR
  * @msr: its address
  * @value: what to write
  */
-void perfctr_cpu_wrmsr(u32 msr, u64 value)
+VISIBLE_IF_KUNIT void x86_perfctr_wrmsr(u32 msr, u64 value)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_wrmsr, msr, value);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_wrmsr, msr, value);
 	wrmsrl(msr, value);
 }
 
-/**
- * perfctr_cpu_active_desc - the description the counters are programmed from
- *
- * Return: the description in use; in the KUnit tests, that of the
- * processor being imitated.
- */
-const struct perfctr_cpu_desc *perfctr_cpu_active_desc(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_active_desc);
-	return &perfctr_cpu_desc;
-}
-
-static bool perfctr_is_amd(const struct perfctr_cpu_desc *desc)
-{
-	return desc->pmu.cpu_type == PERFCTR_X86_AMD;
-}
-
-static bool perfctr_map_is_fixed(u32 map)
+static bool x86_perfctr_map_is_fixed(u32 map)
 {
 	return map & PERFCTR_MAP_X86_FIXED;
 }
 
-static u32 perfctr_fixed_index(u32 map)
+static u32 x86_perfctr_fixed_index(u32 map)
 {
 	return map & ~PERFCTR_MAP_X86_FIXED;
 }
 
 /* The event selector MSR of general-purpose counter @i. */
-static u32 perfctr_evntsel_msr(const struct perfctr_cpu_desc *desc, u32 i)
+static u32 x86_perfctr_evntsel_addr(const struct x86_perfctr_desc *desc,
+				    u32 i)
 {
-	if (!perfctr_is_amd(desc))
-		return MSR_ARCH_PERFMON_EVENTSEL0 + i;
-	if (desc->amd_core)
-		return MSR_F15H_PERF_CTL + 2 * i;
-	return MSR_K7_EVNTSEL0 + i;
+	return desc->eventsel + i * desc->stride;
 }
 
-/*
- * The MSR of counter @map.  Intel writes go through IA32_A_PMCx when the
- * CPU has full-width writes; IA32_PMCx takes only 32 bits, sign-extended.
- */
-static u32 perfctr_counter_msr(const struct perfctr_cpu_desc *desc, u32 map)
+/* The MSR that counter @map is read and written through. */
+static u32 x86_perfctr_counter_addr(const struct x86_perfctr_desc *desc,
+				    u32 map)
 {
-	if (perfctr_map_is_fixed(map))
-		return MSR_CORE_PERF_FIXED_CTR0 + perfctr_fixed_index(map);
-	if (!perfctr_is_amd(desc))
-		return (desc->full_width_write ? MSR_IA32_PMC0 :
-			MSR_ARCH_PERFMON_PERFCTR0) + map;
-	if (desc->amd_core)
-		return MSR_F15H_PERF_CTR + 2 * map;
-	return MSR_K7_PERFCTR0 + map;
-}
-
-/* The global control register, on CPUs that have one. */
-static u32 perfctr_global_ctrl_msr(const struct perfctr_cpu_desc *desc)
-{
-	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_CTL :
-				      MSR_CORE_PERF_GLOBAL_CTRL;
+	if (x86_perfctr_map_is_fixed(map))
+		return desc->fixed_ctr + x86_perfctr_fixed_index(map);
+	return desc->perfctr + map * desc->stride;
 }
 
 /* The bit of counter @map in the global control and status registers. */
-static u64 perfctr_global_bit(u32 map)
+static u64 x86_perfctr_global_bit(u32 map)
 {
-	if (perfctr_map_is_fixed(map))
-		return BIT_ULL(INTEL_PMC_IDX_FIXED + perfctr_fixed_index(map));
+	if (x86_perfctr_map_is_fixed(map))
+		return BIT_ULL(INTEL_PMC_IDX_FIXED +
+			       x86_perfctr_fixed_index(map));
 	return BIT_ULL(map);
 }
 
 /* The counter of global control and status bit @bit. */
-static u32 perfctr_map_of_bit(unsigned int bit)
+static u32 x86_perfctr_map_of_bit(unsigned int bit)
 {
 	if (bit >= INTEL_PMC_IDX_FIXED)
 		return PERFCTR_MAP_X86_FIXED | (bit - INTEL_PMC_IDX_FIXED);
@@ -191,7 +146,7 @@ static u32 perfctr_map_of_bit(unsigned int bit)
 }
 
 /* Counter @map's 4-bit field of IA32_FIXED_CTR_CTRL, from its evntsel. */
-static u64 perfctr_fixed_ctrl(u32 map, u64 evntsel, bool imode)
+static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
 {
 	u64 bits = 0;
 
@@ -203,64 +158,55 @@ static u64 perfctr_fixed_ctrl(u32 map, u64 evntsel, bool imode)
 		bits |= INTEL_FIXED_0_ANYTHREAD;
 	if (imode)
 		bits |= INTEL_FIXED_0_ENABLE_PMI;
-	return intel_fixed_bits_by_idx(perfctr_fixed_index(map), bits);
+	return intel_fixed_bits_by_idx(x86_perfctr_fixed_index(map), bits);
 }
 
 /**
  * arch_perfctr_check_counter - may this machine count a hardware counter so
  * @map: the counter, as named in pmc_map[]: a general-purpose counter's
- *	index, or PERFCTR_MAP_FIXED with a fixed counter's index
+ *	index, or PERFCTR_MAP_X86_FIXED with a fixed counter's index
  * @evntsel: its event selector
  * @ireset: 0 for an accumulation-mode counter, else the (negative) value an
- *	interrupt-mode counter is preset to; the core has checked it against
- *	the counter's width
+ *	interrupt-mode counter is preset to; the core checks it against the
+ *	counter's width
  * @allow_kernel: whether the caller may count kernel-mode events
  *
- * Return: 0 if it may; -EINVAL for a counter out of range, a reserved or
- * driver-owned event selector bit, neither user nor kernel mode, or an
- * interrupt-mode counter that cannot interrupt or cannot be preset to
- * @ireset; -EACCES for kernel-mode or AnyThread counting without the
- * privilege.
+ * Return: 0 if it may; -EINVAL for a counter the processor does not have,
+ * an event selector bit it does not let user space set, neither user nor
+ * kernel mode, or an interrupt-mode counter that cannot interrupt or
+ * cannot be preset to @ireset; -EACCES for kernel-mode or AnyThread
+ * counting without the privilege.
  */
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	s64 ireset_min = S64_MIN;
 	u64 allowed;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
 				   ireset, allow_kernel);
-	if (perfctr_map_is_fixed(map)) {
-		if (perfctr_is_amd(desc) || perfctr_fixed_index(map) >= 32 ||
-		    !(desc->fixed_mask & BIT(perfctr_fixed_index(map))))
+	if (x86_perfctr_map_is_fixed(map)) {
+		u32 j = x86_perfctr_fixed_index(map);
+
+		if (j >= 32 || !(desc->fixed_mask & BIT(j)))
 			return -EINVAL;
-		allowed = PERFCTR_FIXED_EVNTSEL_USER;
+		allowed = desc->fixed_evntsel_user;
 	} else {
 		if (map >= desc->pmu.nrctrs)
 			return -EINVAL;
-		allowed = perfctr_is_amd(desc) ? PERFCTR_AMD_EVNTSEL_USER :
-						 PERFCTR_INTEL_EVNTSEL_USER;
+		allowed = desc->evntsel_user;
+		ireset_min = desc->ireset_min;
 	}
-	/*
-	 * AnyThread exists from perfmon version 3 (SDM 19.2.3) and is gone
-	 * again from version 5; AMD has no such bit.
-	 */
-	if (desc->version < 3 || desc->version >= 5 || perfctr_is_amd(desc))
-		allowed &= ~ARCH_PERFMON_EVENTSEL_ANY;
 	if (evntsel & ~allowed)
 		return -EINVAL;
 	/* Neither USR nor OS: AMD would count both, Intel nothing. */
 	if (!(evntsel & (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS)))
 		return -EINVAL;
-	if (ireset) {
-		if (!(desc->pmu.features & PERFCTR_FEATURE_PCINT))
-			return -EINVAL;
-		/* Without IA32_A_PMCx, a write sign-extends bit 31. */
-		if (!perfctr_map_is_fixed(map) && !perfctr_is_amd(desc) &&
-		    !desc->full_width_write && ireset < S32_MIN)
-			return -EINVAL;
-	}
-	if ((evntsel & PERFCTR_EVNTSEL_PRIVILEGED) && !allow_kernel)
+	if (ireset && (!(desc->pmu.features & PERFCTR_FEATURE_PCINT) ||
+		       ireset < ireset_min))
+		return -EINVAL;
+	if ((evntsel & X86_PERFCTR_EVNTSEL_PRIVILEGED) && !allow_kernel)
 		return -EACCES;
 	return 0;
 }
@@ -273,10 +219,12 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
  */
 u32 arch_perfctr_counter_width(u32 map)
 {
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
-	if (perfctr_map_is_fixed(map))
-		return perfctr_cpu_active_desc()->pmu.fixed_width;
-	return perfctr_cpu_active_desc()->pmu.ctr_width;
+	if (x86_perfctr_map_is_fixed(map))
+		return desc->pmu.fixed_width;
+	return desc->pmu.ctr_width;
 }
 
 /**
@@ -287,8 +235,10 @@ u32 arch_perfctr_counter_width(u32 map)
  */
 u64 arch_perfctr_read_counter(u32 map)
 {
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
-	return perfctr_cpu_rdmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map));
+	return x86_perfctr_rdmsr(x86_perfctr_counter_addr(desc, map));
 }
 
 /**
@@ -298,12 +248,14 @@ u64 arch_perfctr_read_counter(u32 map)
  */
 void arch_perfctr_write_counter(u32 map, u64 value)
 {
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
-	perfctr_cpu_wrmsr(perfctr_counter_msr(perfctr_cpu_active_desc(), map), value);
+	x86_perfctr_wrmsr(x86_perfctr_counter_addr(desc, map), value);
 }
 
-static bool perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
-			      unsigned int i)
+static bool x86_perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
+				  unsigned int i)
 {
 	return !(state->pmc[i].map & PERFCTR_MAP_SOFTWARE);
 }
@@ -318,9 +270,9 @@ static bool perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
  * with global control, the counters start together when it is written.
  */
 void arch_perfctr_enable(const struct perfctr_cpu_state *state,
-			const struct perfctr_cpu_control *control)
+			 const struct perfctr_cpu_control *control)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 fixed_ctrl = 0, global = 0, imode_bits = 0;
@@ -332,27 +284,27 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 		bool imode = i >= perfctr_cstatus_nractrs(cstatus);
 		u64 evntsel = control->evntsel[i];
 
-		if (!perfctr_pmc_is_hw(state, i))
+		if (!x86_perfctr_pmc_is_hw(state, i))
 			continue;
-		global |= perfctr_global_bit(map);
+		global |= x86_perfctr_global_bit(map);
 		if (imode)
-			imode_bits |= perfctr_global_bit(map);
-		if (perfctr_map_is_fixed(map)) {
-			fixed_ctrl |= perfctr_fixed_ctrl(map, evntsel, imode);
+			imode_bits |= x86_perfctr_global_bit(map);
+		if (x86_perfctr_map_is_fixed(map)) {
+			fixed_ctrl |= x86_perfctr_fixed_field(map, evntsel, imode);
 			has_fixed = true;
 			continue;
 		}
 		evntsel |= ARCH_PERFMON_EVENTSEL_ENABLE;
 		if (imode)
 			evntsel |= ARCH_PERFMON_EVENTSEL_INT;
-		perfctr_cpu_wrmsr(perfctr_evntsel_msr(desc, map), evntsel);
+		x86_perfctr_wrmsr(x86_perfctr_evntsel_addr(desc, map), evntsel);
 	}
 	if (has_fixed)
-		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, fixed_ctrl);
-	this_cpu_write(perfctr_imode_bits, imode_bits);
-	this_cpu_or(perfctr_dirty_bits, global);
+		x86_perfctr_wrmsr(desc->fixed_ctrl, fixed_ctrl);
+	this_cpu_write(x86_perfctr_imode_bits, imode_bits);
+	this_cpu_or(x86_perfctr_dirty_bits, global);
 	if (desc->global_ctrl)
-		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), global);
+		x86_perfctr_wrmsr(desc->global_ctrl, global);
 }
 
 /**
@@ -365,32 +317,32 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
  */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	bool has_fixed = false;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
 	if (desc->global_ctrl)
-		perfctr_cpu_wrmsr(perfctr_global_ctrl_msr(desc), 0);
+		x86_perfctr_wrmsr(desc->global_ctrl, 0);
 	/*
 	 * Disabled counters are no longer the interrupt handler's to look
 	 * at; an overflow of theirs is found from the value saved at
 	 * suspend, and its PMI may still be on its way.
 	 */
-	if (this_cpu_xchg(perfctr_imode_bits, 0))
-		perfctr_open_pmi_window();
+	if (this_cpu_xchg(x86_perfctr_imode_bits, 0))
+		x86_perfctr_open_pmi_window();
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 
-		if (!perfctr_pmc_is_hw(state, i))
+		if (!x86_perfctr_pmc_is_hw(state, i))
 			continue;
-		if (perfctr_map_is_fixed(map))
+		if (x86_perfctr_map_is_fixed(map))
 			has_fixed = true;
 		else
-			perfctr_cpu_wrmsr(perfctr_evntsel_msr(desc, map), 0);
+			x86_perfctr_wrmsr(x86_perfctr_evntsel_addr(desc, map), 0);
 	}
 	if (has_fixed)
-		perfctr_cpu_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+		x86_perfctr_wrmsr(desc->fixed_ctrl, 0);
 }
 
 /*
@@ -401,31 +353,27 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
  * control with hardware counters: each side then finds the other's
  * reservation and fails with EBUSY instead of corrupting its counts.
  */
-static DEFINE_SPINLOCK(perfctr_reserve_lock);
+static DEFINE_SPINLOCK(x86_perfctr_reserve_lock);
 /* Read locklessly by the NMI handler: nonzero, the counters are ours. */
-static unsigned int perfctr_hw_users;
+static unsigned int x86_perfctr_hw_users;
 
-/*
- * The reservation API names a counter by the MSR perf uses for it: on
- * Intel IA32_PMCx, never the full-width alias.
- */
-static u32 perfctr_reserve_ctr_msr(const struct perfctr_cpu_desc *desc, u32 i)
+/* Counter @i's MSR as the reservation API names it. */
+static u32 x86_perfctr_reserve_addr(const struct x86_perfctr_desc *desc,
+				    u32 i)
 {
-	if (!perfctr_is_amd(desc))
-		return MSR_ARCH_PERFMON_PERFCTR0 + i;
-	return perfctr_counter_msr(desc, i);
+	return desc->perfctr_reserve + i * desc->stride;
 }
 
 /**
- * perfctr_cpu_reserve_counter - take counter @i and its event selector
+ * x86_perfctr_reserve_counter - take a counter and its event selector
  * @ctr_msr: the counter's MSR, as the reservation API names it
  * @sel_msr: its event selector's MSR
  *
  * Return: true if both were free and are now ours.
  */
-bool perfctr_cpu_reserve_counter(u32 ctr_msr, u32 sel_msr)
+VISIBLE_IF_KUNIT bool x86_perfctr_reserve_counter(u32 ctr_msr, u32 sel_msr)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_reserve_counter, ctr_msr,
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_reserve_counter, ctr_msr,
 				   sel_msr);
 	if (!reserve_perfctr_nmi(ctr_msr))
 		return false;
@@ -437,25 +385,25 @@ bool perfctr_cpu_reserve_counter(u32 ctr_msr, u32 sel_msr)
 }
 
 /**
- * perfctr_cpu_release_counter - give back what perfctr_cpu_reserve_counter()
- *	took
+ * x86_perfctr_release_counter - give back what
+ *	x86_perfctr_reserve_counter() took
  * @ctr_msr: the counter's MSR
  * @sel_msr: its event selector's MSR
  */
-void perfctr_cpu_release_counter(u32 ctr_msr, u32 sel_msr)
+VISIBLE_IF_KUNIT void x86_perfctr_release_counter(u32 ctr_msr, u32 sel_msr)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_release_counter, ctr_msr,
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_release_counter, ctr_msr,
 				   sel_msr);
 	release_evntsel_nmi(sel_msr);
 	release_perfctr_nmi(ctr_msr);
 }
 
-static void perfctr_release_counters(const struct perfctr_cpu_desc *desc,
-				     u32 n)
+static void x86_perfctr_release_counters(const struct x86_perfctr_desc *desc,
+					 u32 n)
 {
 	while (n--)
-		perfctr_cpu_release_counter(perfctr_reserve_ctr_msr(desc, n),
-					    perfctr_evntsel_msr(desc, n));
+		x86_perfctr_release_counter(x86_perfctr_reserve_addr(desc, n),
+					    x86_perfctr_evntsel_addr(desc, n));
 }
 
 /**
@@ -468,27 +416,27 @@ static void perfctr_release_counters(const struct perfctr_cpu_desc *desc,
  */
 int arch_perfctr_reserve(void)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 	int err = 0;
 	u32 i;
 
-	spin_lock(&perfctr_reserve_lock);
-	if (perfctr_hw_users) {
-		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users + 1);
+	spin_lock(&x86_perfctr_reserve_lock);
+	if (x86_perfctr_hw_users) {
+		WRITE_ONCE(x86_perfctr_hw_users, x86_perfctr_hw_users + 1);
 		goto out;
 	}
 	for (i = 0; i < desc->pmu.nrctrs; i++) {
-		if (!perfctr_cpu_reserve_counter(perfctr_reserve_ctr_msr(desc, i),
-						 perfctr_evntsel_msr(desc, i))) {
-			perfctr_release_counters(desc, i);
+		if (!x86_perfctr_reserve_counter(x86_perfctr_reserve_addr(desc, i),
+						 x86_perfctr_evntsel_addr(desc, i))) {
+			x86_perfctr_release_counters(desc, i);
 			err = -EBUSY;
 			goto out;
 		}
 	}
-	WRITE_ONCE(perfctr_reserve_gen, perfctr_reserve_gen + 1);
-	WRITE_ONCE(perfctr_hw_users, 1);
+	WRITE_ONCE(x86_perfctr_reserve_gen, x86_perfctr_reserve_gen + 1);
+	WRITE_ONCE(x86_perfctr_hw_users, 1);
 out:
-	spin_unlock(&perfctr_reserve_lock);
+	spin_unlock(&x86_perfctr_reserve_lock);
 	return err;
 }
 
@@ -499,15 +447,15 @@ out:
  */
 void arch_perfctr_release(void)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 
-	spin_lock(&perfctr_reserve_lock);
-	if (!WARN_ON_ONCE(!perfctr_hw_users)) {
-		WRITE_ONCE(perfctr_hw_users, perfctr_hw_users - 1);
-		if (!perfctr_hw_users)
-			perfctr_release_counters(desc, desc->pmu.nrctrs);
+	spin_lock(&x86_perfctr_reserve_lock);
+	if (!WARN_ON_ONCE(!x86_perfctr_hw_users)) {
+		WRITE_ONCE(x86_perfctr_hw_users, x86_perfctr_hw_users - 1);
+		if (!x86_perfctr_hw_users)
+			x86_perfctr_release_counters(desc, desc->pmu.nrctrs);
 	}
-	spin_unlock(&perfctr_reserve_lock);
+	spin_unlock(&x86_perfctr_reserve_lock);
 }
 
 /*
@@ -518,12 +466,12 @@ void arch_perfctr_release(void)
  */
 
 /**
- * perfctr_cpu_set_pce - allow or forbid rdpmc in user mode on this CPU
+ * x86_perfctr_set_pce - allow or forbid rdpmc in user mode on this CPU
  * @allow: set CR4.PCE, or leave it as perf has it for the mm running next
  */
-void perfctr_cpu_set_pce(bool allow)
+VISIBLE_IF_KUNIT void x86_perfctr_set_pce(bool allow)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_set_pce, allow);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_set_pce, allow);
 	if (allow)
 		cr4_set_bits_irqsoff(X86_CR4_PCE);
 	else
@@ -538,11 +486,11 @@ void perfctr_cpu_set_pce(bool allow)
 bool arch_perfctr_has_user_read(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
-	return perfctr_cpu_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
+	return x86_perfctr_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
 /* Every counter, in the global control and status bit numbering. */
-static unsigned long perfctr_all_bits(const struct perfctr_cpu_desc *desc)
+static unsigned long x86_perfctr_all_bits(const struct x86_perfctr_desc *desc)
 {
 	return (BIT_ULL(desc->pmu.nrctrs) - 1) |
 	       (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
@@ -559,20 +507,21 @@ static unsigned long perfctr_all_bits(const struct perfctr_cpu_desc *desc)
  */
 void arch_perfctr_user_read(bool allow)
 {
-	unsigned long dirty, gen = READ_ONCE(perfctr_reserve_gen);
+	unsigned long dirty, gen = READ_ONCE(x86_perfctr_reserve_gen);
 	unsigned int bit;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
-		dirty = this_cpu_xchg(perfctr_dirty_bits, 0);
-		if (this_cpu_read(perfctr_clean_gen) != gen) {
-			dirty = perfctr_all_bits(perfctr_cpu_active_desc());
-			this_cpu_write(perfctr_clean_gen, gen);
+		dirty = this_cpu_xchg(x86_perfctr_dirty_bits, 0);
+		if (this_cpu_read(x86_perfctr_clean_gen) != gen) {
+			dirty = x86_perfctr_all_bits(x86_perfctr_active_desc());
+			this_cpu_write(x86_perfctr_clean_gen, gen);
 		}
 		for_each_set_bit(bit, &dirty, BITS_PER_LONG)
-			arch_perfctr_write_counter(perfctr_map_of_bit(bit), 0);
+			arch_perfctr_write_counter(x86_perfctr_map_of_bit(bit),
+						   0);
 	}
-	perfctr_cpu_set_pce(allow);
+	x86_perfctr_set_pce(allow);
 }
 
 /*
@@ -584,32 +533,19 @@ void arch_perfctr_user_read(bool allow)
  */
 
 /**
- * perfctr_cpu_lvtpc_nmi - deliver counter overflows as NMIs on this CPU
+ * x86_perfctr_lvtpc_nmi - deliver counter overflows as NMIs on this CPU
  *
  * Also unmasks the LVT entry, which Intel processors mask when they
  * deliver a PMI.
  */
-void perfctr_cpu_lvtpc_nmi(void)
+void x86_perfctr_lvtpc_nmi(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_cpu_lvtpc_nmi);
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_lvtpc_nmi);
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
-/* Global status and the register that clears it, on CPUs with both. */
-static u32 perfctr_global_status_msr(const struct perfctr_cpu_desc *desc)
-{
-	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS :
-				      MSR_CORE_PERF_GLOBAL_STATUS;
-}
-
-static u32 perfctr_global_status_clear_msr(const struct perfctr_cpu_desc *desc)
-{
-	return perfctr_is_amd(desc) ? MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR :
-				      MSR_CORE_PERF_GLOBAL_OVF_CTRL;
-}
-
 /**
- * perfctr_cpu_ack_overflow - find and clear the counter overflows of this CPU
+ * x86_perfctr_ack_overflow - find and clear the counter overflows of this CPU
  *
  * With global status (Intel version 2 on, AMD PerfMonV2) the counters'
  * overflow bits are read and cleared; bits of other PMI sources (Intel
@@ -620,23 +556,22 @@ static u32 perfctr_global_status_clear_msr(const struct perfctr_cpu_desc *desc)
  *
  * Return: the counters that overflowed, as global status bits.
  */
-unsigned long perfctr_cpu_ack_overflow(void)
+VISIBLE_IF_KUNIT unsigned long x86_perfctr_ack_overflow(void)
 {
-	const struct perfctr_cpu_desc *desc = perfctr_cpu_active_desc();
-	unsigned long armed = this_cpu_read(perfctr_imode_bits);
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	unsigned long armed = this_cpu_read(x86_perfctr_imode_bits);
 	unsigned long ovf = 0;
 	unsigned int bit;
 
-	if (desc->global_ctrl) {
-		ovf = perfctr_cpu_rdmsr(perfctr_global_status_msr(desc)) &
-		      perfctr_all_bits(desc);
+	if (desc->global_status) {
+		ovf = x86_perfctr_rdmsr(desc->global_status) &
+		      x86_perfctr_all_bits(desc);
 		if (ovf)
-			perfctr_cpu_wrmsr(perfctr_global_status_clear_msr(desc),
-					  ovf);
+			x86_perfctr_wrmsr(desc->global_ovf_ctrl, ovf);
 	}
 	armed &= ~ovf;
 	for_each_set_bit(bit, &armed, BITS_PER_LONG) {
-		u32 map = perfctr_map_of_bit(bit);
+		u32 map = x86_perfctr_map_of_bit(bit);
 		u32 width = arch_perfctr_counter_width(map);
 
 		if (!(arch_perfctr_read_counter(map) & BIT_ULL(width - 1)))
@@ -646,7 +581,7 @@ unsigned long perfctr_cpu_ack_overflow(void)
 }
 
 /**
- * perfctr_cpu_nmi_handler - the NMI handler for counter overflows
+ * x86_perfctr_nmi_handler - the NMI handler for counter overflows
  * @cmd: NMI_LOCAL
  * @regs: the interrupted context
  *
@@ -657,20 +592,21 @@ unsigned long perfctr_cpu_ack_overflow(void)
  *
  * Return: NMI_HANDLED or NMI_DONE.
  */
-int perfctr_cpu_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	struct perfctr_pmi_window *window = this_cpu_ptr(&perfctr_pmi_window);
+	struct x86_perfctr_pmi_window *window =
+		this_cpu_ptr(&x86_perfctr_pmi_window);
 	unsigned long ovf;
 
-	if (!READ_ONCE(perfctr_hw_users))
+	if (!READ_ONCE(x86_perfctr_hw_users))
 		return NMI_DONE;
-	ovf = perfctr_cpu_ack_overflow();
+	ovf = x86_perfctr_ack_overflow();
 	if (!ovf && (!window->open || time_after(jiffies, window->end)))
 		return NMI_DONE;
-	perfctr_cpu_lvtpc_nmi();
+	x86_perfctr_lvtpc_nmi();
 	if (ovf)
-		perfctr_open_pmi_window();
-	if (ovf & this_cpu_read(perfctr_imode_bits))
+		x86_perfctr_open_pmi_window();
+	if (ovf & this_cpu_read(x86_perfctr_imode_bits))
 		perfctr_overflow_interrupt();
 	return NMI_HANDLED;
 }

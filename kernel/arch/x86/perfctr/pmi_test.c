@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the x86 overflow interrupt: how the NMI handler finds
+ * and acknowledges the overflows, with global status and without, and
+ * when a PMI is its to claim.  The processors are those of test_cpus.c,
+ * as detection describes them; their MSRs record what is written.
+ */
+#include <kunit/test.h>
+#include <linux/bitops.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/nmi.h>
+#include <linux/perfctr.h>
+#include <linux/preempt.h>
+
+#include "perfctr.h"
+#include "test_pmu.h"
+
+static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	/* Counter 1 and fixed counter 1 overflowed, and Intel PT's ToPA. */
+	u64 status = BIT_ULL(1) | BIT_ULL(33) | BIT_ULL(55);
+	static const struct msr_write ack[] = {
+		{ 0x390, BIT_ULL(1) | BIT_ULL(33) },
+	};
+	int handled;
+
+	c->desc = c->skylake;
+	add(c, 0, INST_RETIRED | SEL_USR, 0);
+	add(c, 1, CORE_CYCLES | SEL_USR, -1000);
+	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, -1000);
+	c->reads[0] = (struct msr_write){ 0x38e, status };
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
+	/* Cleared through IA32_PERF_GLOBAL_OVF_CTRL; PT's bit is perf's. */
+	expect_writes(test, ack, ARRAY_SIZE(ack));
+	KUNIT_EXPECT_EQ(test, c->lvtpc_writes, 1);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+static void zen4_pmi_clears_through_global_status_clr(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write ack[] = { { 0xc0000302, BIT_ULL(5) } };
+	unsigned long ovf;
+
+	c->desc = cpu_desc(test, TEST_CPU_ZEN4);
+	add(c, 5, 0xc0 | SEL_USR, -5000);
+	/* Bit 6 is beyond the six counters: not ours to clear. */
+	c->reads[0] = (struct msr_write){ 0xc0000300, BIT_ULL(5) | BIT_ULL(6) };
+	preempt_disable();
+	arm(test);
+	ovf = x86_perfctr_ack_overflow();
+	disarm(c);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, ovf, BIT(5));
+	expect_writes(test, ack, ARRAY_SIZE(ack));
+}
+
+/* No global status before PerfMonV2: the counter's top bit tells. */
+static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	unsigned long running, wrapped;
+	int handled;
+
+	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	add(c, 0, 0x76 | SEL_USR, 0);
+	add(c, 2, 0xc0 | SEL_USR, -5000);
+	c->reads[0] = (struct msr_write){ 0xc0010205, BIT_ULL(48) - 10 };
+	preempt_disable();
+	arm(test);
+	running = x86_perfctr_ack_overflow();
+	c->reads[0].value = 10;		/* counted past zero */
+	wrapped = x86_perfctr_ack_overflow();
+	disarm(c);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, running, 0);
+	KUNIT_EXPECT_EQ(test, wrapped, BIT(2));
+	/* Nothing to clear: no MSR written. */
+	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
+
+	/* With the counters held, the interrupt is claimed and passed on. */
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+/*
+ * Counters disabled when their thread leaves the CPU are not taken for
+ * overflowed, whatever they hold; a PMI they raised just before is
+ * still claimed, within the window.
+ */
+static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	unsigned long after_disable;
+	int late, unrelated;
+
+	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	add(c, 2, 0xc0 | SEL_USR, -5000);
+	c->reads[0] = (struct msr_write){ 0xc0010205, 10 };
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	arch_perfctr_disable(&c->state);
+	after_disable = x86_perfctr_ack_overflow();
+	late = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	preempt_enable();
+	msleep(jiffies_to_msecs(X86_PERFCTR_PMI_WINDOW + 1) + 1);
+	preempt_disable();
+	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, after_disable, 0);
+	KUNIT_EXPECT_EQ(test, late, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, unrelated, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
+}
+
+/*
+ * While no control holds the counters they are perf's, and so is every
+ * PMI; while one does, a PMI with nothing left to find is claimed only
+ * right after one that found something.
+ */
+static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	int perfs, first, second, unrelated;
+
+	c->desc = c->skylake;
+	add(c, 0, INST_RETIRED | SEL_USR, -100);
+	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(0) };
+	c->reads[1] = (struct msr_write){ 0x4c1, BIT_ULL(47) };
+	preempt_disable();
+	arm(test);
+	perfs = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, perfs, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
+
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	first = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	c->reads[0].value = 0;
+	second = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, first, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, second, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+
+	/* Long after, an NMI with no overflow is someone else's. */
+	msleep(jiffies_to_msecs(X86_PERFCTR_PMI_WINDOW + 1) + 1);
+	preempt_disable();
+	arm(test);
+	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+	KUNIT_EXPECT_EQ(test, unrelated, NMI_DONE);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
+}
+
+static struct kunit_case perfctr_x86_pmi_cases[] = {
+	KUNIT_CASE(skylake_pmi_clears_counter_status_bits_only),
+	KUNIT_CASE(zen4_pmi_clears_through_global_status_clr),
+	KUNIT_CASE(zen2_pmi_finds_overflow_from_counter_value),
+	KUNIT_CASE(zen2_disabled_counters_are_not_looked_at),
+	KUNIT_CASE(pmi_is_ours_only_while_we_hold_the_counters),
+	{}
+};
+
+static struct kunit_suite perfctr_x86_pmi_suite = {
+	.name = "perfctr_x86_pmi",
+	.init = x86_perfctr_test_init,
+	.test_cases = perfctr_x86_pmi_cases,
+};
+
+kunit_test_suite(perfctr_x86_pmi_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the x86 perfctr overflow interrupt");
+MODULE_LICENSE("GPL");
