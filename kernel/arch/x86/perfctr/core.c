@@ -21,9 +21,9 @@
 #include <linux/preempt.h>
 #include <linux/perfctr_pmu.h>
 #include <linux/printk.h>
+#include <linux/processor.h>
 #include <kunit/static_stub.h>
 #include <asm/msr.h>
-#include <asm/processor.h>
 #include <asm/tsc.h>
 
 #include "perfctr.h"

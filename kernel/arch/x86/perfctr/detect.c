@@ -26,20 +26,20 @@
  */
 #include <linux/bitops.h>
 #include <linux/bits.h>
+#include <linux/cpufeature.h>
 #include <linux/cpumask.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/perfctr.h>
 #include <linux/perfctr_pmu.h>
+#include <linux/processor.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/cpu.h>
-#include <asm/cpufeature.h>
 #include <asm/cpuid.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
-#include <asm/processor.h>
 
 #include "perfctr.h"
 

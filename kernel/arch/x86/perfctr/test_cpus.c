@@ -15,12 +15,12 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/cpufeature.h>
 #include <linux/limits.h>
 #include <linux/perfctr.h>
+#include <linux/processor.h>
 #include <linux/string.h>
 #include <asm/cpu.h>
-#include <asm/cpufeature.h>
-#include <asm/processor.h>
 
 #include "perfctr.h"
 #include "test_cpus.h"
