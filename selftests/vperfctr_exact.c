@@ -25,7 +25,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include <linux/perf_event.h>
 #include <linux/perfctr.h>
 
 #include "vperfctr_syscalls.h"
@@ -515,42 +514,6 @@ TEST(imode_cycle_counter_signals_every_period)
 	EXPECT_GT((PERIODS + 1) * PERIOD, sum.pmc[1]);
 	close(fd);
 	signal(SIGIO, SIG_DFL);
-}
-
-static int perf_open(__u32 type, __u64 config)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = type,
-		.config = config,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
-/*
- * The PMU has one owner: perfctr took it at boot, so perf's PMUv3 driver
- * registered no hardware PMU, and a hardware event is refused rather
- * than left to fight over the counters.  perf's software events work.
- */
-TEST(perf_gets_no_hardware_counter_while_perfctr_owns_the_pmu)
-{
-	int fd;
-
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
-	fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(ENOENT, errno) TH_LOG("perf_event_open: %s", strerror(errno));
-	fd = perf_open(PERF_TYPE_RAW, INST_RETIRED);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(ENOENT, errno);
-	fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	EXPECT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -260,15 +260,22 @@ static void kernel_mode_refused(const struct session *s)
 	error("%s", hint);
 }
 
+/*
+ * EBUSY from vperfctr_control(): perf has a hardware event, and the two
+ * take turns with the counters, on x86 and on arm64.
+ */
+#define PERF_HOLDS \
+	"perf holds the hardware counters, which it and perfctr take in turns"
+
 /* The kernel refused the control: why, if perfex can tell more. */
 static void control_refused(const struct session *s, int err)
 {
 	if (err == EACCES)
 		kernel_mode_refused(s);
 	else if (err == EBUSY)
-		error("perf holds the hardware counters: they are free once "
-		      "its events are closed and the NMI watchdog is off "
-		      "(sysctl kernel.nmi_watchdog=0)");
+		error("%s: they are free once its events are closed and the "
+		      "NMI watchdog is off (sysctl kernel.nmi_watchdog=0)",
+		      PERF_HOLDS);
 }
 
 /*
@@ -294,8 +301,7 @@ static int hardware_busy(struct session *s, int err)
 		error("%s", why);
 		return 0;
 	}
-	error("perf holds the hardware counters: counting the software "
-	      "events only");
+	error("%s: counting the software events only", PERF_HOLDS);
 	return 1;
 }
 

@@ -187,15 +187,17 @@ void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr)
 	local_irq_save(flags);
 	vperfctr_stop(perfctr);
 	local_irq_restore(flags);
+	vperfctr_release_hw(perfctr);
 	vperfctr_new_generation(perfctr, false);
 	if (vperfctr_unlink_task(tsk, perfctr))
 		vperfctr_detach(perfctr);
 }
 
 /*
- * Counters stop here, in the owner itself.  It is also called for a child
- * whose fork failed after perfctr_copy_task(): that child never ran and is
- * never reaped, so its state is freed here and propagates nothing.
+ * Counters stop here, in the owner itself, and the counter hardware is
+ * given back.  It is also called for a child whose fork failed after
+ * perfctr_copy_task(): that child never ran and is never reaped, so its
+ * state is freed here and propagates nothing.
  */
 void __perfctr_exit_thread(struct task_struct *tsk)
 {
@@ -213,6 +215,8 @@ void __perfctr_exit_thread(struct task_struct *tsk)
 	perfctr->kstate->flags |= VPERFCTR_STATE_DEAD;
 	vperfctr_write_end(perfctr->kstate);
 	local_irq_restore(flags);
+	/* Not when the files on the state close: perf may use them now. */
+	vperfctr_release_hw(perfctr);
 }
 
 /*

@@ -53,8 +53,8 @@
  * @pending_ovf: counters whose overflow signal is not yet sent
  * @pending_sigill: a SIGILL for resuming on a forbidden CPU is not yet sent
  * @hw_reserved: the counter hardware is reserved for this state's control
- *		(arch_perfctr_reserve()) until the control changes or the state
- *		is freed
+ *		(arch_perfctr_reserve()) until the control changes, the
+ *		counters stop for good at exit or unlink, or the state is freed
  *
  * The fields from @nrhw on are the owner's: they change with interrupts
  * off on the owner's CPU, or while the owner is frozen under ptrace.
@@ -90,6 +90,7 @@ struct vperfctr {
 /* state.c */
 struct vperfctr *vperfctr_alloc(void);
 void vperfctr_put(struct vperfctr *perfctr);
+void vperfctr_release_hw(struct vperfctr *perfctr);
 struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr);
 
 static inline void vperfctr_get(struct vperfctr *perfctr)

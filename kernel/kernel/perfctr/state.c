@@ -85,6 +85,23 @@ static void vperfctr_free_rcu(struct rcu_head *head)
 }
 
 /**
+ * vperfctr_release_hw - give back the counter hardware of a stopped state
+ * @perfctr: the state, whose counters are stopped for good or changed to a
+ *	control without hardware counters; its owner is current or frozen,
+ *	or it has no owner and no other reference
+ *
+ * The hardware is not held for a state that cannot count on it any more,
+ * however long files keep the state itself.
+ */
+void vperfctr_release_hw(struct vperfctr *perfctr)
+{
+	if (perfctr->hw_reserved) {
+		perfctr->hw_reserved = false;
+		arch_perfctr_release();
+	}
+}
+
+/**
  * vperfctr_put - drop a reference, freeing the state with the last one
  * @perfctr: the state
  *
@@ -98,8 +115,7 @@ void vperfctr_put(struct vperfctr *perfctr)
 	while (perfctr && refcount_dec_and_test(&perfctr->refcount)) {
 		struct vperfctr *parent = perfctr->parent;
 
-		if (perfctr->hw_reserved)
-			arch_perfctr_release();
+		vperfctr_release_hw(perfctr);
 		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
 		perfctr = parent;
 	}

@@ -655,7 +655,8 @@ static void test_hardware(void)
 	       !strstr(slurp(out_path), "cycles") &&
 	       strstr(slurp(out_path), "      page-faults   ") &&
 	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
-		       "counters: counting the software events only\n"),
+		       "counters, which it and perfctr take in turns: "
+		       "counting the software events only\n"),
 	       "Intel, counters held by perf: the defaults without hardware, "
 	       "said once");
 
@@ -676,8 +677,9 @@ static void test_hardware(void)
 		   "exit 1");
 	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
 		   "vperfctr_control: Device or resource busy\n"
-		   "perfex: perf holds the hardware counters: they are free "
-		   "once its events are closed and the NMI watchdog is off "
+		   "perfex: perf holds the hardware counters, which it and "
+		   "perfctr take in turns: they are free once its events are "
+		   "closed and the NMI watchdog is off "
 		   "(sysctl kernel.nmi_watchdog=0)\n",
 		   "Intel, counters held by perf, -e cycles: what frees them");
 
@@ -1294,6 +1296,32 @@ static void test_arm64(void)
 				      "information.\n") &&
 	       fake_kernel->calls == 0,
 	       "arm64, more than the counters hold: a usage error");
+
+	/* perf and perfctr take turns on arm64 too. */
+	next_info = &arm64;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 && cpu->tsc_on &&
+	       !strstr(slurp(out_path), "cycles") &&
+	       strstr(slurp(out_path), "      page-faults   ") &&
+	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
+		       "counters, which it and perfctr take in turns: "
+		       "counting the software events only\n"),
+	       "arm64, counters held by perf: the defaults without hardware");
+
+	next_info = &arm64;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-e", "instructions:u", "true"));
+	tap_is_int(status, 1, "arm64, counters held by perf, -e "
+		   "instructions:u: exit 1");
+	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
+		   "vperfctr_control: Device or resource busy\n"
+		   "perfex: perf holds the hardware counters, which it and "
+		   "perfctr take in turns: they are free once its events are "
+		   "closed and the NMI watchdog is off "
+		   "(sysctl kernel.nmi_watchdog=0)\n",
+		   "arm64, counters held by perf, -e instructions:u: what "
+		   "frees them");
 
 	next_info = &arm64_timer;
 	status = perfex(ARGV("-e", "tsc,cycles:u", "true"));

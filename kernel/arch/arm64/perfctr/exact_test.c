@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the arm64 driver on the real PMU, where there is one and
- * perfctr owns it: the core and the driver count a kernel loop, with
- * interrupts off, across the wrap of a counter.  On an exactly counting
- * PMU (QEMU with -icount) every count is exact.
+ * KUnit tests of the arm64 driver on the real PMU, where perf found one:
+ * the core and the driver claim it from perf as a control would, and
+ * count a kernel loop, with interrupts off, across the wrap of a counter.
+ * On an exactly counting PMU (QEMU with -icount) every count is exact.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -45,6 +45,9 @@ static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
 	cc->pmc_map[0] = 0;
 	cc->evntsel[0] = INST_RETIRED | PERFCTR_ARM64_EXCLUDE_EL0;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, true), 0);
+	/* Nothing else uses perf's hardware events while KUnit runs. */
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	perfctr->hw_reserved = true;
 	vperfctr_set_control(perfctr, &control);
 
 	local_irq_save(flags);
@@ -62,7 +65,7 @@ static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
 static int pmu_exact_test_init(struct kunit *test)
 {
 	if (arch_perfctr_pmu()->cpu_type != PERFCTR_ARM64_PMUV3)
-		kunit_skip(test, "the PMU is not perfctr's");
+		kunit_skip(test, "perf found no PMUv3");
 	return 0;
 }
 

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the arm64 PMUv3 driver against made-up PMUs: the
- * description made of the ID registers, the control rules, and every
- * register write of resume, suspend, EL0 access, the interrupt and reset,
- * checked against the PMUv3 register layouts of the Arm ARM.
+ * description made of what perf's driver found, the control rules, the
+ * claim from perf, and every register write of resume, suspend, EL0
+ * access, taking a CPU's counters from perf and the interrupt, checked
+ * against the PMUv3 register layouts of the Arm ARM.
  *
- * The registers and the description are static stubs: unless a case says
- * otherwise, a PMU of six 32-bit event counters and the cycle counter.
- * The PMUs of the description and reset cases are rows of a table.
+ * The registers, the description and the claim are static stubs: unless
+ * a case says otherwise, a PMU of six 32-bit event counters and the cycle
+ * counter, claimed from perf.  The PMUs of the description cases are rows
+ * of a table.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/perfctr_pmu.h>
 #include <linux/sched.h>
@@ -23,6 +26,8 @@
 #include "../../../kernel/perfctr/internal.h"
 
 #define FAKE_NRCTRS	6
+/* Its every counter, as bits of PMCNTENSET_EL0. */
+#define FAKE_ALL	(BIT(31) | GENMASK(FAKE_NRCTRS - 1, 0))
 #define MAX_WRITES	64
 
 #define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
@@ -30,7 +35,6 @@
 #define USER_ONLY	PERFCTR_ARM64_EXCLUDE_EL1
 
 /* ID_AA64DFR0_EL1.PMUVer values, as the Arm ARM numbers them. */
-#define PMUVER_NI	0x0	/* no PMU */
 #define PMUVER_V3	0x1
 #define PMUVER_V3P4	0x5
 #define PMUVER_V3P5	0x6
@@ -52,6 +56,9 @@ struct pmuv3_test_ctx {
 	unsigned int nr_writes;
 	u64 ovs;		/* what PMOVSCLR_EL0 reads as */
 	unsigned int overflow_calls;
+	int claim_err;		/* what claiming from perf returns */
+	unsigned int claims, unclaims;
+	struct arm_pmu armpmu;	/* what perf's driver found */
 };
 
 static struct pmuv3_test_ctx *ctx(void)
@@ -74,12 +81,36 @@ static void fake_write(enum pmuv3_reg reg, unsigned int n, u64 value)
 
 static u64 fake_read(enum pmuv3_reg reg, unsigned int n)
 {
+	if (reg == PMUV3_PMCR)
+		return PMCR_N(FAKE_NRCTRS);
 	return reg == PMUV3_PMOVSCLR ? ctx()->ovs : 0;
 }
 
 static void fake_overflow_interrupt(void)
 {
 	ctx()->overflow_calls++;
+}
+
+static int fake_claim(void)
+{
+	ctx()->claims++;
+	return ctx()->claim_err;
+}
+
+static void fake_unclaim(void)
+{
+	ctx()->unclaims++;
+}
+
+/* What perf's driver finds of a PMU with @n event counters, in @armpmu. */
+static const struct arm_pmu *fake_armpmu(struct arm_pmu *armpmu, u32 pmuver,
+					 u32 n)
+{
+	memset(armpmu, 0, sizeof(*armpmu));
+	armpmu->pmuver = pmuver;
+	bitmap_set(armpmu->cntr_mask, 0, n);
+	set_bit(ARMV8_PMU_CYCLE_IDX, armpmu->cntr_mask);
+	return armpmu;
 }
 
 static int pmuv3_test_init(struct kunit *test)
@@ -90,10 +121,13 @@ static int pmuv3_test_init(struct kunit *test)
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	test->priv = c;
-	pmuv3_describe(&c->desc, PMUVER_V3, PMCR_N(FAKE_NRCTRS));
+	pmuv3_describe(&c->desc,
+		       fake_armpmu(&c->armpmu, PMUVER_V3, FAKE_NRCTRS));
 	kunit_activate_static_stub(test, pmuv3_active_desc, fake_desc);
 	kunit_activate_static_stub(test, pmuv3_write_reg, fake_write);
 	kunit_activate_static_stub(test, pmuv3_read_reg, fake_read);
+	kunit_activate_static_stub(test, pmuv3_claim, fake_claim);
+	kunit_activate_static_stub(test, pmuv3_unclaim, fake_unclaim);
 	kunit_activate_static_stub(test, perfctr_overflow_interrupt,
 				   fake_overflow_interrupt);
 	/*
@@ -102,9 +136,18 @@ static int pmuv3_test_init(struct kunit *test)
 	 */
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	pmuv3_reset();
+	/* Claimed, and this CPU's counters taken, as a control would. */
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	arch_perfctr_user_read(true);
+	arch_perfctr_user_read(false);
 	c->nr_writes = 0;
+	c->claims = 0;
 	return 0;
+}
+
+static void pmuv3_test_exit(struct kunit *test)
+{
+	arch_perfctr_release();
 }
 
 static void expect_writes(struct kunit *test, const struct pmu_write *want,
@@ -142,38 +185,40 @@ static void expect_writes(struct kunit *test, const struct pmu_write *want,
 
 struct describe_case {
 	const char *name;
-	u32 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
-	u64 pmcr;		/* PMCR_EL0 */
+	bool found;		/* perf found a PMU on the CPU */
+	u32 pmuver;		/* its ID_AA64DFR0_EL1.PMUVer */
+	u32 nrctrs;		/* its event counters, PMCR_EL0.N */
 	struct perfctr_pmu want;
 };
 
 static const struct describe_case describe_cases[] = {
-	/* The other fields of PMCR_EL0 do not matter. */
-	{ "PMUv3p4, 6 counters", PMUVER_V3P4,
-	  PMCR_N(6) | ARMV8_PMU_PMCR_E, PMUV3(6, 32) },
-	{ "PMUv3p5, 20 counters", PMUVER_V3P5, PMCR_N(20), PMUV3(20, 64) },
-	{ "PMUv3p9, 31 counters", PMUVER_V3P9, PMCR_N(31), PMUV3(31, 64) },
-	{ "PMUv3, the cycle counter alone", PMUVER_V3, PMCR_N(0),
+	{ "PMUv3p4, 6 counters", true, PMUVER_V3P4, 6, PMUV3(6, 32) },
+	{ "PMUv3p5, 20 counters", true, PMUVER_V3P5, 20, PMUV3(20, 64) },
+	{ "PMUv3p9, 31 counters", true, PMUVER_V3P9, 31, PMUV3(31, 64) },
+	{ "PMUv3, the cycle counter alone", true, PMUVER_V3, 0,
 	  PMUV3(0, 32) },
-	/* As QEMU 7.2 has them: both read PMCR_EL0 as 0x41013000, N = 6. */
-	{ "QEMU -cpu cortex-a57", PMUVER_V3, 0x41013000, PMUV3(6, 32) },
-	{ "QEMU -cpu max", PMUVER_V3P5, 0x41013000, PMUV3(6, 64) },
-	{ "no PMU", PMUVER_NI, PMCR_N(6), TIMER_ONLY },
-	{ "IMPLEMENTATION DEFINED PMU", PMUVER_IMP_DEF, PMCR_N(6),
+	/* As QEMU 7.2 has them: PMCR_EL0.N = 6 on both. */
+	{ "QEMU -cpu cortex-a57", true, PMUVER_V3, 6, PMUV3(6, 32) },
+	{ "QEMU -cpu max", true, PMUVER_V3P5, 6, PMUV3(6, 64) },
+	{ "no PMU found by perf", false, 0, 0, TIMER_ONLY },
+	/* Apple's, say: perf drives it, but it is not PMUv3. */
+	{ "IMPLEMENTATION DEFINED PMU", true, PMUVER_IMP_DEF, 10,
 	  TIMER_ONLY },
 };
 
 KUNIT_ARRAY_PARAM_DESC(describe_cases, describe_cases, name);
 
-static void describe_from_id_registers(struct kunit *test)
+static void describe_from_perfs_pmu(struct kunit *test)
 {
 	const struct describe_case *p = test->param_value;
 	struct pmuv3_desc d = {
 		.pmu = { .cpu_khz = 1, .tsc_khz = 2 },
-		.irq = 3,
 	};
+	const struct arm_pmu *found = NULL;
 
-	pmuv3_describe(&d, p->pmuver, p->pmcr);
+	if (p->found)
+		found = fake_armpmu(&ctx()->armpmu, p->pmuver, p->nrctrs);
+	pmuv3_describe(&d, found);
 	KUNIT_EXPECT_STREQ(test, d.pmu.name, p->want.name);
 	KUNIT_EXPECT_EQ(test, d.pmu.cpu_type, p->want.cpu_type);
 	KUNIT_EXPECT_EQ(test, d.pmu.nrctrs, p->want.nrctrs);
@@ -181,11 +226,34 @@ static void describe_from_id_registers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.pmu.nrfixed, p->want.nrfixed);
 	KUNIT_EXPECT_EQ(test, d.pmu.fixed_width, p->want.fixed_width);
 	KUNIT_EXPECT_EQ(test, d.pmu.features, p->want.features);
-	KUNIT_EXPECT_EQ(test, d.pmuver, p->pmuver);
+	KUNIT_EXPECT_EQ(test, d.pmuver,
+			p->want.nrfixed ? p->pmuver : 0);
 	/* Left to the caller. */
 	KUNIT_EXPECT_EQ(test, d.pmu.cpu_khz, 1);
 	KUNIT_EXPECT_EQ(test, d.pmu.tsc_khz, 2);
-	KUNIT_EXPECT_EQ(test, d.irq, 3);
+}
+
+/*
+ * A CPU counts for a control only with a PMUv3 of the described width and
+ * at least the described counters; the others are forbidden.
+ */
+static void cpu_can_count_what_is_described(struct kunit *test)
+{
+	const struct pmuv3_desc *d = &ctx()->desc;	/* PMUv3, 6 of 32 bits */
+	struct arm_pmu *a = &ctx()->armpmu;
+
+	fake_armpmu(a, PMUVER_V3, FAKE_NRCTRS);
+	KUNIT_EXPECT_TRUE(test, pmuv3_cpu_can_count(d, a));
+	fake_armpmu(a, PMUVER_V3P4, FAKE_NRCTRS + 2);
+	KUNIT_EXPECT_TRUE(test, pmuv3_cpu_can_count(d, a));
+	fake_armpmu(a, PMUVER_V3, FAKE_NRCTRS - 1);
+	KUNIT_EXPECT_FALSE(test, pmuv3_cpu_can_count(d, a));
+	/* 64-bit event counters where 32-bit ones are described. */
+	fake_armpmu(a, PMUVER_V3P5, FAKE_NRCTRS);
+	KUNIT_EXPECT_FALSE(test, pmuv3_cpu_can_count(d, a));
+	fake_armpmu(a, PMUVER_IMP_DEF, FAKE_NRCTRS);
+	KUNIT_EXPECT_FALSE(test, pmuv3_cpu_can_count(d, a));
+	KUNIT_EXPECT_FALSE(test, pmuv3_cpu_can_count(d, NULL));
 }
 
 static void one_counter(struct perfctr_cpu_control *cc, u32 map, u64 evntsel)
@@ -301,7 +369,7 @@ static void check_control_timer_only(struct kunit *test)
 {
 	struct perfctr_cpu_control cc;
 
-	pmuv3_describe(&ctx()->desc, PMUVER_NI, 0);
+	pmuv3_describe(&ctx()->desc, NULL);
 	one_counter(&cc, 0, INST_RETIRED | USER_ONLY);
 	KUNIT_EXPECT_EQ(test, check_cpu_control(&cc, false), -EINVAL);
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
@@ -328,6 +396,9 @@ static void two_counters(struct perfctr_cpu_control *cc,
 	state->pmc[1].map = PERFCTR_MAP_ARM64_CYCLES;
 }
 
+/* PMCR_EL0 as enable sets it: counting, the cycle counter at 64 bits. */
+#define PMCR_32		(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC)
+
 static void enable_programs_types_then_starts(struct kunit *test)
 {
 	struct perfctr_cpu_control cc;
@@ -336,9 +407,30 @@ static void enable_programs_types_then_starts(struct kunit *test)
 		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
 		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
 		{ PMUV3_PMINTENSET, 0, BIT(31) },
+		{ PMUV3_PMCR, 0, PMCR_32 },
 		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
 	};
 
+	two_counters(&cc, &state);
+	arch_perfctr_enable(&state, &cc);
+	expect_writes(test, want, ARRAY_SIZE(want));
+}
+
+/* Event counters of 64 bits: PMCR_EL0.LP too. */
+static void enable_sets_long_event_counters(struct kunit *test)
+{
+	struct perfctr_cpu_control cc;
+	struct perfctr_cpu_state state;
+	const struct pmu_write want[] = {
+		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
+		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
+		{ PMUV3_PMINTENSET, 0, BIT(31) },
+		{ PMUV3_PMCR, 0, PMCR_32 | ARMV8_PMU_PMCR_LP },
+		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
+	};
+
+	pmuv3_describe(&ctx()->desc,
+		       fake_armpmu(&ctx()->armpmu, PMUVER_V3P5, FAKE_NRCTRS));
 	two_counters(&cc, &state);
 	arch_perfctr_enable(&state, &cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
@@ -374,7 +466,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	ctx()->nr_writes = 0;
 	/* The a-mode counter's flag is not this interrupt's business. */
 	ctx()->ovs = BIT(31) | BIT(2);
-	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(0, NULL), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(NULL), IRQ_HANDLED);
 	expect_writes(test, want, ARRAY_SIZE(want));
 	KUNIT_EXPECT_EQ(test, ctx()->overflow_calls, 1);
 }
@@ -389,7 +481,7 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	arch_perfctr_disable(&state);
 	ctx()->nr_writes = 0;
 	ctx()->ovs = BIT(31);
-	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(0, NULL), IRQ_NONE);
+	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(NULL), IRQ_NONE);
 	KUNIT_EXPECT_EQ(test, ctx()->nr_writes, 0);
 	KUNIT_EXPECT_EQ(test, ctx()->overflow_calls, 0);
 }
@@ -425,69 +517,107 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	expect_writes(test, revoke, ARRAY_SIZE(revoke));
 }
 
-/* PMCR_EL0 as the reset writes it, without PMCR_EL0.LP. */
-#define RESET_PMCR	(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | \
-			 ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC)
-
-struct reset_case {
-	const char *name;
-	u32 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
-	u32 nrctrs;		/* PMCR_EL0.N */
-	u32 all;		/* every counter, as its bit in PMCNTENSET */
-	u64 pmcr;		/* what PMCR_EL0 is set to */
-};
-
-static const struct reset_case reset_cases[] = {
-	{ "PMUv3, 6 counters of 32 bits", PMUVER_V3, 6,
-	  BIT(31) | GENMASK(5, 0), RESET_PMCR },
-	/* PMUv3p5: 64-bit event counters. */
-	{ "PMUv3p5, 6 counters of 64 bits", PMUVER_V3P5, 6,
-	  BIT(31) | GENMASK(5, 0), RESET_PMCR | ARMV8_PMU_PMCR_LP },
-	{ "PMUv3p9, 31 counters of 64 bits", PMUVER_V3P9, 31,
-	  BIT(31) | GENMASK(30, 0), RESET_PMCR | ARMV8_PMU_PMCR_LP },
-	/* PMCR_EL0.N = 0: the cycle counter alone is reset. */
-	{ "PMUv3, the cycle counter alone", PMUVER_V3, 0,
-	  BIT(31), RESET_PMCR },
-};
-
-KUNIT_ARRAY_PARAM_DESC(reset_cases, reset_cases, name);
-
-static void reset_stops_everything(struct kunit *test)
+/* The first reserve claims from perf, the last release gives back. */
+static void reserve_claims_once_release_gives_back(struct kunit *test)
 {
-	const struct reset_case *p = test->param_value;
-	const struct pmu_write want[] = {
-		{ PMUV3_PMCNTENCLR, 0, p->all },
-		{ PMUV3_PMINTENCLR, 0, p->all },
-		{ PMUV3_PMOVSCLR, 0, p->all },
-		{ PMUV3_PMUSERENR, 0, 0 },
-		{ PMUV3_PMCR, 0, p->pmcr },
-	};
+	/* The claim of the test's init holds: more users, no more claims. */
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, ctx()->claims, 0);
+	arch_perfctr_release();
+	KUNIT_EXPECT_EQ(test, ctx()->unclaims, 0);
+	arch_perfctr_release();
+	KUNIT_EXPECT_EQ(test, ctx()->unclaims, 1);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, ctx()->claims, 1);
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, ctx()->claims, 1);
+	arch_perfctr_release();
+	KUNIT_EXPECT_EQ(test, ctx()->unclaims, 1);
+}
 
-	pmuv3_describe(&ctx()->desc, p->pmuver,
-		       FIELD_PREP(ARMV8_PMU_PMCR_N, p->nrctrs));
-	pmuv3_reset();
-	expect_writes(test, want, ARRAY_SIZE(want));
+/* While perf has a hardware event: EBUSY, and nothing held. */
+static void reserve_is_ebusy_while_perf_has_events(struct kunit *test)
+{
+	arch_perfctr_release();
+	ctx()->claim_err = -EBUSY;
+	KUNIT_EXPECT_EQ(test, arch_perfctr_reserve(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, arch_perfctr_reserve(), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ctx()->claims, 2);
+	ctx()->claim_err = 0;
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, ctx()->claims, 3);
+	/* The one release of the test's exit gives it back. */
+	KUNIT_EXPECT_EQ(test, ctx()->unclaims, 1);
+}
+
+/*
+ * After a new claim, the first grant of EL0 access on a CPU stops,
+ * disarms, clears and zeroes every counter it has, perf's counts
+ * included; the next grant does not, and neither does a resume.
+ */
+static void first_grant_after_a_claim_takes_the_cpu(struct kunit *test)
+{
+	struct perfctr_cpu_control cc;
+	struct perfctr_cpu_state state;
+	static const struct pmu_write take[] = {
+		{ PMUV3_PMCNTENCLR, 0, FAKE_ALL },
+		{ PMUV3_PMINTENCLR, 0, FAKE_ALL },
+		{ PMUV3_PMOVSCLR, 0, FAKE_ALL },
+		{ PMUV3_PMEVCNTR, 0, 0 },
+		{ PMUV3_PMEVCNTR, 1, 0 },
+		{ PMUV3_PMEVCNTR, 2, 0 },
+		{ PMUV3_PMEVCNTR, 3, 0 },
+		{ PMUV3_PMEVCNTR, 4, 0 },
+		{ PMUV3_PMEVCNTR, 5, 0 },
+		{ PMUV3_PMCCNTR, 0, 0 },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
+	};
+	static const struct pmu_write grant[] = {
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
+	};
+	unsigned int i;
+
+	arch_perfctr_release();
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	ctx()->nr_writes = 0;
+	arch_perfctr_user_read(true);
+	expect_writes(test, take, ARRAY_SIZE(take));
+	arch_perfctr_user_read(true);
+	expect_writes(test, grant, ARRAY_SIZE(grant));
+	/* A resume after a new claim leaves the counts to the core. */
+	arch_perfctr_release();
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	two_counters(&cc, &state);
+	arch_perfctr_enable(&state, &cc);
+	for (i = 0; i < ctx()->nr_writes; i++)
+		KUNIT_EXPECT_NE(test, ctx()->writes[i].reg, PMUV3_PMEVCNTR);
 }
 
 static struct kunit_case pmuv3_test_cases[] = {
-	KUNIT_CASE_PARAM(describe_from_id_registers,
-			 describe_cases_gen_params),
+	KUNIT_CASE_PARAM(describe_from_perfs_pmu, describe_cases_gen_params),
+	KUNIT_CASE(cpu_can_count_what_is_described),
 	KUNIT_CASE(check_control_rules),
 	KUNIT_CASE(check_control_counters),
 	KUNIT_CASE(check_control_imode),
 	KUNIT_CASE(check_control_timer_only),
 	KUNIT_CASE(enable_programs_types_then_starts),
+	KUNIT_CASE(enable_sets_long_event_counters),
 	KUNIT_CASE(disable_stops_disarms_and_clears),
 	KUNIT_CASE(irq_acks_only_armed_counters),
 	KUNIT_CASE(irq_after_disable_is_not_ours),
 	KUNIT_CASE(user_read_zeroes_used_counters),
-	KUNIT_CASE_PARAM(reset_stops_everything, reset_cases_gen_params),
+	KUNIT_CASE(reserve_claims_once_release_gives_back),
+	KUNIT_CASE(reserve_is_ebusy_while_perf_has_events),
+	KUNIT_CASE(first_grant_after_a_claim_takes_the_cpu),
 	{}
 };
 
 static struct kunit_suite pmuv3_test_suite = {
 	.name = "perfctr_arm64_pmuv3",
 	.init = pmuv3_test_init,
+	.exit = pmuv3_test_exit,
 	.test_cases = pmuv3_test_cases,
 };
 

@@ -1,22 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64 driver for the virtual per-process performance counters: reading
- * and programming the PMUv3 event counters and cycle counter, EL0 access,
- * and the overflow interrupt.
+ * arm64 driver for the virtual per-process performance counters: taking
+ * the PMU from perf and giving it back, reading and programming the PMUv3
+ * event counters and cycle counter, EL0 access, and the overflow
+ * interrupt.
  *
  * Every register access goes through pmuv3_read_reg() and
- * pmuv3_write_reg(), and every question about the hardware through
- * pmuv3_active_desc(): the driver's KUnit tests replace these three, and
- * nothing else of the driver, with static stubs.  The arch_perfctr_*()
- * functions carry static-stub redirects too, for the core's KUnit tests,
- * which replace the whole driver with a made-up one.
+ * pmuv3_write_reg(), every question about the hardware through
+ * pmuv3_active_desc(), and the claim through pmuv3_claim() and
+ * pmuv3_unclaim(): the driver's KUnit tests replace these, and nothing
+ * else of the driver, with static stubs.  The arch_perfctr_*() functions
+ * carry static-stub redirects too, for the core's KUnit tests, which
+ * replace the whole driver with a made-up one.
  */
+#include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/bits.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/interrupt.h>
+#include <linux/minmax.h>
 #include <linux/percpu.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
+#include <linux/spinlock.h>
 #include <linux/perfctr_pmu.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
@@ -30,6 +37,8 @@
 static DEFINE_PER_CPU(u32, pmuv3_imode_bits);
 /* Counters enabled on this CPU since they were last zeroed. */
 static DEFINE_PER_CPU(u32, pmuv3_dirty_bits);
+/* The claim this CPU's counters were last taken from perf for. */
+static DEFINE_PER_CPU(unsigned long, pmuv3_clean_gen);
 
 /* The event selector bits user space may set. */
 #define PMUV3_EVNTSEL_USER	(PERFCTR_ARM64_EVENT_MASK | \
@@ -220,6 +229,154 @@ void arch_perfctr_write_counter(u32 map, u64 value)
 		pmuv3_write_reg(PMUV3_PMEVCNTR, map, value);
 }
 
+/**
+ * pmuv3_overflow_irq - the PMU's overflow interrupt, while claimed
+ * @armpmu: perf's PMU of this CPU, whose interrupt it is
+ *
+ * Clears the overflow flags of the interrupt-mode counters armed on this
+ * CPU and hands the rest to the core, which samples the counters and
+ * finds the overflow from their values.  The arm_pmu framework calls it
+ * instead of perf's handler while the counters are claimed, as an NMI
+ * where the PMU interrupt is one.
+ *
+ * Return: IRQ_HANDLED if an armed counter overflowed, else IRQ_NONE.
+ */
+VISIBLE_IF_KUNIT irqreturn_t pmuv3_overflow_irq(struct arm_pmu *armpmu)
+{
+	u32 ovf = pmuv3_read_reg(PMUV3_PMOVSCLR, 0) &
+		  this_cpu_read(pmuv3_imode_bits);
+
+	if (!ovf)
+		return IRQ_NONE;
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, ovf);
+	perfctr_overflow_interrupt();
+	return IRQ_HANDLED;
+}
+
+/*
+ * Taking turns with perf.  The counters are perf's while no control has
+ * hardware counters.  The first such control claims them from perf
+ * through the arm_pmu framework, which then refuses perf's hardware
+ * events with EBUSY and sends the overflow interrupt here; a control that
+ * comes while perf has a hardware event gets EBUSY.  The last one gives
+ * them back.  perf's events leave the counters stopped and disarmed, but
+ * with their counts and perhaps their overflow flags: each claim has a
+ * number, and a CPU whose counters were last taken for an older claim is
+ * cleaned before EL0 may read them (pmuv3_take_cpu()).
+ */
+static DEFINE_SPINLOCK(pmuv3_claim_lock);
+static unsigned int pmuv3_hw_users;
+static unsigned long pmuv3_claim_gen;
+
+/**
+ * pmuv3_claim - take the counters of every CPU from perf
+ *
+ * Return: 0, or -EBUSY while perf has a hardware event.
+ */
+VISIBLE_IF_KUNIT int pmuv3_claim(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(pmuv3_claim);
+	return armpmu_claim(pmuv3_overflow_irq);
+}
+
+/**
+ * pmuv3_unclaim - give the counters back to perf
+ */
+VISIBLE_IF_KUNIT void pmuv3_unclaim(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(pmuv3_unclaim);
+	armpmu_unclaim();
+}
+
+/**
+ * arch_perfctr_reserve - the counters for one more control
+ *
+ * The first user claims them from perf; later ones only count themselves.
+ * Any context; does not sleep.
+ *
+ * Return: 0, or -EBUSY while perf has a hardware event.
+ */
+int arch_perfctr_reserve(void)
+{
+	int err = 0;
+
+	spin_lock(&pmuv3_claim_lock);
+	if (!pmuv3_hw_users) {
+		err = pmuv3_claim();
+		if (!err)
+			WRITE_ONCE(pmuv3_claim_gen, pmuv3_claim_gen + 1);
+	}
+	if (!err)
+		pmuv3_hw_users++;
+	spin_unlock(&pmuv3_claim_lock);
+	return err;
+}
+
+/**
+ * arch_perfctr_release - a control no longer has hardware counters
+ *
+ * The last user gives the counters back to perf.  Every counter a control
+ * enabled is stopped by then, and its interrupt disarmed.  Any context;
+ * does not sleep.
+ */
+void arch_perfctr_release(void)
+{
+	spin_lock(&pmuv3_claim_lock);
+	if (!WARN_ON_ONCE(!pmuv3_hw_users) && !--pmuv3_hw_users)
+		pmuv3_unclaim();
+	spin_unlock(&pmuv3_claim_lock);
+}
+
+/* PMCR_EL0.N of this CPU: perf may have used more counters than described. */
+static u32 pmuv3_this_cpu_counters(void)
+{
+	return min_t(u32, FIELD_GET(ARMV8_PMU_PMCR_N,
+				    pmuv3_read_reg(PMUV3_PMCR, 0)),
+		     ARMV8_PMU_MAX_GENERAL_COUNTERS);
+}
+
+/**
+ * pmuv3_take_cpu - make this CPU's counters the driver's after a claim
+ *
+ * On the first grant of EL0 access since the counters were claimed from
+ * perf, every counter of this CPU is stopped, its interrupt disarmed, its
+ * overflow flag cleared and its count zeroed: perf's counts stay perf's,
+ * and an overflow of perf's raises no interrupt here.  A thread is granted
+ * access before its counters are read and preset at resume.  Interrupts
+ * off.
+ */
+static void pmuv3_take_cpu(void)
+{
+	unsigned long gen = READ_ONCE(pmuv3_claim_gen);
+	u32 n, all;
+	unsigned int i;
+
+	if (likely(this_cpu_read(pmuv3_clean_gen) == gen))
+		return;
+	n = pmuv3_this_cpu_counters();
+	all = (u32)(BIT_ULL(n) - 1) | pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
+	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, all);
+	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
+	isb();
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
+	for (i = 0; i < n; i++)
+		pmuv3_write_reg(PMUV3_PMEVCNTR, i, 0);
+	pmuv3_write_reg(PMUV3_PMCCNTR, 0, 0);
+	this_cpu_write(pmuv3_imode_bits, 0);
+	this_cpu_write(pmuv3_dirty_bits, 0);
+	this_cpu_write(pmuv3_clean_gen, gen);
+}
+
+/* PMCR_EL0 while the driver counts: 64-bit overflow where it can be. */
+static u64 pmuv3_pmcr(const struct pmuv3_desc *desc)
+{
+	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC;
+
+	if (desc->pmu.ctr_width == 64)
+		pmcr |= ARMV8_PMU_PMCR_LP;
+	return pmcr;
+}
+
 /*
  * The filter bits for @evntsel.  A kernel running at EL2 (VHE) is counted
  * only with the EL2 inclusion bit, which follows the EL1 exclusion.
@@ -240,11 +397,14 @@ static u64 pmuv3_evtyper(u64 evntsel)
  *
  * Each event counter gets its PMEVTYPER<n>_EL0, the cycle counter its
  * filter PMCCFILTR_EL0; interrupt-mode counters their PMINTENSET_EL0 bit;
- * then all start together through PMCNTENSET_EL0.
+ * PMCR_EL0 is set, for perf's driver clears its enable bit when it resets
+ * the PMU (a CPU coming out of a power-down state, say); then all start
+ * together through PMCNTENSET_EL0.
  */
 void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			 const struct perfctr_cpu_control *control)
 {
+	const struct pmuv3_desc *desc = pmuv3_active_desc();
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u32 enable = 0, imode = 0;
@@ -270,6 +430,7 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 		pmuv3_write_reg(PMUV3_PMINTENSET, 0, imode);
 	this_cpu_write(pmuv3_imode_bits, imode);
 	this_cpu_or(pmuv3_dirty_bits, enable);
+	pmuv3_write_reg(PMUV3_PMCR, 0, pmuv3_pmcr(desc));
 	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
 	isb();
 }
@@ -304,25 +465,6 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 }
 
 /**
- * arch_perfctr_reserve - make the counters this driver's for a control
- *
- * The PMU was claimed at boot, or is not used at all: nothing to do.
- *
- * Return: 0.
- */
-int arch_perfctr_reserve(void)
-{
-	return 0;
-}
-
-/**
- * arch_perfctr_release - end a arch_perfctr_reserve()
- */
-void arch_perfctr_release(void)
-{
-}
-
-/**
  * arch_perfctr_has_user_read - can threads read their counters at EL0?
  *
  * Return: true if this machine has counters to read.
@@ -340,8 +482,9 @@ bool arch_perfctr_has_user_read(void)
  * PMUSERENR_EL0.ER and .CR let EL0 read the event counters and the cycle
  * counter, and nothing else: no writes, no PMSELR_EL0, no software
  * increment.  EL0 may read every counter, not only the thread's own, so
- * the counters used on this CPU since they were last zeroed are zeroed
- * first: a thread sees no counts but its own.  Interrupts off.
+ * the counters used on this CPU since they were last zeroed, by perf or
+ * by another thread, are zeroed first: a thread sees no counts but its
+ * own.  Interrupts off.
  */
 void arch_perfctr_user_read(bool allow)
 {
@@ -350,69 +493,11 @@ void arch_perfctr_user_read(bool allow)
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
+		pmuv3_take_cpu();
 		dirty = this_cpu_xchg(pmuv3_dirty_bits, 0);
 		for_each_set_bit(bit, &dirty, 32)
 			arch_perfctr_write_counter(bit, 0);
 	}
 	pmuv3_write_reg(PMUV3_PMUSERENR, 0,
 			allow ? ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR : 0);
-}
-
-/**
- * pmuv3_overflow_irq - the PMU's overflow interrupt
- * @irq: its number
- * @dev_id: the per-CPU cookie
- *
- * Clears the overflow flags of the interrupt-mode counters armed on this
- * CPU and hands the rest to the core, which samples the counters and
- * finds the overflow from their values.
- *
- * Return: IRQ_HANDLED if an armed counter overflowed, else IRQ_NONE.
- */
-irqreturn_t pmuv3_overflow_irq(int irq, void *dev_id)
-{
-	u32 ovf = pmuv3_read_reg(PMUV3_PMOVSCLR, 0) &
-		  this_cpu_read(pmuv3_imode_bits);
-
-	if (!ovf)
-		return IRQ_NONE;
-	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, ovf);
-	perfctr_overflow_interrupt();
-	return IRQ_HANDLED;
-}
-
-/* PMCR_EL0.N may be 0: a PMU with the cycle counter alone. */
-static u32 pmuv3_all_bits(const struct pmuv3_desc *desc)
-{
-	if (!desc->pmu.nrfixed)
-		return 0;
-	return (u32)(BIT_ULL(desc->pmu.nrctrs) - 1) |
-	       pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
-}
-
-/**
- * pmuv3_reset - put this CPU's PMU in the state the driver expects
- *
- * Every counter stopped, zeroed, its interrupt off and its overflow flag
- * clear, no access from EL0; PMCR_EL0 enabling the counters, the cycle
- * counter counting every cycle and overflowing at 64 bits, and the event
- * counters at 64 bits where they can be.
- */
-void pmuv3_reset(void)
-{
-	const struct pmuv3_desc *desc = pmuv3_active_desc();
-	u32 all = pmuv3_all_bits(desc);
-	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C |
-		   ARMV8_PMU_PMCR_LC;
-
-	if (desc->pmu.ctr_width == 64)
-		pmcr |= ARMV8_PMU_PMCR_LP;
-	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, all);
-	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
-	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
-	pmuv3_write_reg(PMUV3_PMUSERENR, 0, 0);
-	pmuv3_write_reg(PMUV3_PMCR, 0, pmcr);
-	isb();
-	this_cpu_write(pmuv3_imode_bits, 0);
-	this_cpu_write(pmuv3_dirty_bits, 0);
 }
