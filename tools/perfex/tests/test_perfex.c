@@ -585,6 +585,46 @@ static void test_events_option(void)
 	       "machine not known: today's defaults");
 }
 
+/*
+ * While perf holds the hardware counters (the control gets EBUSY), the
+ * defaults go on without them, said once, and an event given with -e
+ * fails with what frees them: on @info, named @name, for @event.
+ */
+static void test_held_by_perf(const struct perfctr_info *info,
+			      const char *name, char *event)
+{
+	const struct perfctr_cpu_control *cpu =
+		&fake_kernel->control.cpu_control;
+	int status;
+
+	next_info = info;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-o", out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 &&
+	       cpu->nractrs == 4 && cpu->tsc_on &&
+	       !strstr(slurp(out_path), "cycles") &&
+	       strstr(slurp(out_path), "      page-faults   ") &&
+	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
+		       "counters, which it and perfctr take in turns: "
+		       "counting the software events only\n"),
+	       "%s, counters held by perf: the defaults without hardware, "
+	       "said once", name);
+
+	next_info = info;
+	next_hw_busy = 1;
+	status = perfex(ARGV("-e", event, "true"));
+	tap_is_int(status, 1, "%s, counters held by perf, -e %s: exit 1",
+		   name, event);
+	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
+		   "vperfctr_control: Device or resource busy\n"
+		   "perfex: perf holds the hardware counters, which it and "
+		   "perfctr take in turns: they are free once its events are "
+		   "closed and the NMI watchdog is off "
+		   "(sysctl kernel.nmi_watchdog=0)\n",
+		   "%s, counters held by perf, -e %s: what frees them",
+		   name, event);
+}
+
 /* A machine with hardware counters: perf stat's defaults, and -e. */
 static void test_hardware(void)
 {
@@ -649,19 +689,6 @@ static void test_hardware(void)
 
 	next_info = &intel;
 	next_hw_busy = 1;
-	status = perfex(ARGV("-o", out_path, "true"));
-	tap_ok(status == 0 && fake_kernel->controls == 2 &&
-	       cpu->nractrs == 4 && cpu->tsc_on &&
-	       !strstr(slurp(out_path), "cycles") &&
-	       strstr(slurp(out_path), "      page-faults   ") &&
-	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
-		       "counters, which it and perfctr take in turns: "
-		       "counting the software events only\n"),
-	       "Intel, counters held by perf: the defaults without hardware, "
-	       "said once");
-
-	next_info = &intel;
-	next_hw_busy = 1;
 	status = perfex(ARGV("-r", "2", "-o", out_path, "true"));
 	tap_ok(status == 0 && fake_kernel->creats == 3 &&
 	       fake_kernel->controls == 3 &&
@@ -670,18 +697,7 @@ static void test_hardware(void)
 	       "Intel, counters held by perf, -r 2: refused once, then both "
 	       "runs without hardware");
 
-	next_info = &intel;
-	next_hw_busy = 1;
-	status = perfex(ARGV("-e", "cycles", "true"));
-	tap_is_int(status, 1, "Intel, counters held by perf, -e cycles: "
-		   "exit 1");
-	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
-		   "vperfctr_control: Device or resource busy\n"
-		   "perfex: perf holds the hardware counters, which it and "
-		   "perfctr take in turns: they are free once its events are "
-		   "closed and the NMI watchdog is off "
-		   "(sysctl kernel.nmi_watchdog=0)\n",
-		   "Intel, counters held by perf, -e cycles: what frees them");
+	test_held_by_perf(&intel, "Intel", (char []){ "cycles" });
 
 	next_info = &intel;
 	status = perfex(ARGV("-o", out_path, "-x,", "-e",
@@ -1298,30 +1314,7 @@ static void test_arm64(void)
 	       "arm64, more than the counters hold: a usage error");
 
 	/* perf and perfctr take turns on arm64 too. */
-	next_info = &arm64;
-	next_hw_busy = 1;
-	status = perfex(ARGV("-o", out_path, "true"));
-	tap_ok(status == 0 && fake_kernel->controls == 2 && cpu->tsc_on &&
-	       !strstr(slurp(out_path), "cycles") &&
-	       strstr(slurp(out_path), "      page-faults   ") &&
-	       !strcmp(slurp(err_path), "perfex: perf holds the hardware "
-		       "counters, which it and perfctr take in turns: "
-		       "counting the software events only\n"),
-	       "arm64, counters held by perf: the defaults without hardware");
-
-	next_info = &arm64;
-	next_hw_busy = 1;
-	status = perfex(ARGV("-e", "instructions:u", "true"));
-	tap_is_int(status, 1, "arm64, counters held by perf, -e "
-		   "instructions:u: exit 1");
-	tap_is_str(slurp(err_path), "perfex: cannot start 'true': "
-		   "vperfctr_control: Device or resource busy\n"
-		   "perfex: perf holds the hardware counters, which it and "
-		   "perfctr take in turns: they are free once its events are "
-		   "closed and the NMI watchdog is off "
-		   "(sysctl kernel.nmi_watchdog=0)\n",
-		   "arm64, counters held by perf, -e instructions:u: what "
-		   "frees them");
+	test_held_by_perf(&arm64, "arm64", (char []){ "instructions:u" });
 
 	next_info = &arm64_timer;
 	status = perfex(ARGV("-e", "tsc,cycles:u", "true"));
