@@ -210,7 +210,6 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 			    const struct vperfctr_control *control)
 {
 	bool want_hw = vperfctr_control_has_hw(&control->cpu_control);
-	bool release_hw = !want_hw && perfctr->hw_reserved;
 	unsigned long flags;
 	bool user_read;
 	int ret;
@@ -246,9 +245,10 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 		}
 	}
 	local_irq_restore(flags);
-	perfctr->hw_reserved = want_hw;
-	if (release_hw)
-		arch_perfctr_release();
+	if (want_hw)
+		perfctr->hw_reserved = true;
+	else
+		vperfctr_release_hw(perfctr);
 	return 0;
 }
 

@@ -262,7 +262,7 @@ VISIBLE_IF_KUNIT irqreturn_t pmuv3_overflow_irq(struct arm_pmu *armpmu)
  * them back.  perf's events leave the counters stopped and disarmed, but
  * with their counts and perhaps their overflow flags: each claim has a
  * number, and a CPU whose counters were last taken for an older claim is
- * cleaned before EL0 may read them (pmuv3_take_cpu()).
+ * cleaned, and zeroed, before EL0 may read them (pmuv3_take_cpu()).
  */
 static DEFINE_SPINLOCK(pmuv3_claim_lock);
 static unsigned int pmuv3_hw_users;
@@ -337,34 +337,28 @@ static u32 pmuv3_this_cpu_counters(void)
 
 /**
  * pmuv3_take_cpu - make this CPU's counters the driver's after a claim
+ * @gen: the claim
  *
  * On the first grant of EL0 access since the counters were claimed from
- * perf, every counter of this CPU is stopped, its interrupt disarmed, its
- * overflow flag cleared and its count zeroed: perf's counts stay perf's,
- * and an overflow of perf's raises no interrupt here.  A thread is granted
- * access before its counters are read and preset at resume.  Interrupts
- * off.
+ * perf, every counter of this CPU is stopped, its interrupt disarmed and
+ * its overflow flag cleared, so that an overflow of perf's raises no
+ * interrupt here; the caller zeroes them all, so that perf's counts stay
+ * perf's.  Interrupts off.
+ *
+ * Return: every counter of this CPU, as PMCNTENSET_EL0 bits.
  */
-static void pmuv3_take_cpu(void)
+static u32 pmuv3_take_cpu(unsigned long gen)
 {
-	unsigned long gen = READ_ONCE(pmuv3_claim_gen);
-	u32 n, all;
-	unsigned int i;
+	u32 all = (u32)(BIT_ULL(pmuv3_this_cpu_counters()) - 1) |
+		  pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
 
-	if (likely(this_cpu_read(pmuv3_clean_gen) == gen))
-		return;
-	n = pmuv3_this_cpu_counters();
-	all = (u32)(BIT_ULL(n) - 1) | pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
 	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, all);
 	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
 	isb();
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
-	for (i = 0; i < n; i++)
-		pmuv3_write_reg(PMUV3_PMEVCNTR, i, 0);
-	pmuv3_write_reg(PMUV3_PMCCNTR, 0, 0);
 	this_cpu_write(pmuv3_imode_bits, 0);
-	this_cpu_write(pmuv3_dirty_bits, 0);
 	this_cpu_write(pmuv3_clean_gen, gen);
+	return all;
 }
 
 /* PMCR_EL0 while the driver counts: 64-bit overflow where it can be. */
@@ -488,13 +482,16 @@ bool arch_perfctr_has_user_read(void)
  */
 void arch_perfctr_user_read(bool allow)
 {
-	unsigned long dirty;
+	unsigned long dirty, gen;
 	unsigned int bit;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
-		pmuv3_take_cpu();
+		gen = READ_ONCE(pmuv3_claim_gen);
 		dirty = this_cpu_xchg(pmuv3_dirty_bits, 0);
+		/* Granted before its counters are read and preset at resume. */
+		if (this_cpu_read(pmuv3_clean_gen) != gen)
+			dirty = pmuv3_take_cpu(gen);
 		for_each_set_bit(bit, &dirty, 32)
 			arch_perfctr_write_counter(bit, 0);
 	}
