@@ -116,9 +116,9 @@ static bool perf_counts(void)
 /* A control of the TSC and, if @hw, user-mode instructions. */
 static int set_control(int fd, bool hw)
 {
-	struct vperfctr_control control = {};
+	struct vperfctr_control control;
 
-	control.cpu_control.tsc_on = 1;
+	start_tsc_control(&control);
 	if (hw)
 		add_amode(&control, INSNS_MAP, INSNS_EVNTSEL);
 	return sys_vperfctr_control(fd, &control);
@@ -246,25 +246,53 @@ TEST_F(share, perf_counts_again_once_the_state_is_unlinked)
 }
 
 /* A thread that takes the counters, then exits with its file open. */
+struct holder {
+	int fd;
+	pid_t tid;
+};
+
 static void *hold_then_exit(void *arg)
 {
-	int fd = sys_vperfctr_open(0, 1);
+	struct holder *h = arg;
 
-	if (fd < 0 || set_control(fd, true))
+	h->tid = gettid();
+	h->fd = sys_vperfctr_open(0, 1);
+	if (h->fd < 0 || set_control(h->fd, true))
 		return (void *)(long)errno;
-	*(int *)arg = fd;
 	return NULL;
+}
+
+/*
+ * Whether thread @tid of this process is gone within 10 s.  pthread_join()
+ * returns when the thread clears its tid, before it has finished exiting;
+ * its /proc entry goes only when it is reaped, after its exit hooks ran.
+ */
+static bool thread_gone(pid_t tid)
+{
+	char path[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (i = 0; i < 10000; i++) {
+		if (access(path, F_OK))
+			return errno == ENOENT;
+		usleep(1000);
+	}
+	return false;
 }
 
 TEST_F(share, perf_counts_again_once_the_thread_exits)
 {
+	struct holder h = { .fd = -1 };
 	pthread_t t;
 	void *err;
-	int fd = -1;
+	int fd;
 
-	ASSERT_EQ(0, pthread_create(&t, NULL, hold_then_exit, &fd));
+	ASSERT_EQ(0, pthread_create(&t, NULL, hold_then_exit, &h));
 	ASSERT_EQ(0, pthread_join(t, &err));
 	ASSERT_EQ(NULL, err) TH_LOG("%s", strerror((long)err));
+	ASSERT_TRUE(thread_gone(h.tid));
+	fd = h.fd;
 	/*
 	 * The descriptor is the process's and still open, and the dead
 	 * thread's sums can be read through it; the counters are free.
@@ -346,10 +374,10 @@ static int perf_overflows(unsigned long turns)
 /* perfctr's i-mode cycle counter, restarted after each overflow. */
 static int perfctr_overflows(int fd, unsigned long turns)
 {
-	struct vperfctr_control control = {};
+	struct vperfctr_control control;
 	int n = 0, last = 0;
 
-	control.cpu_control.tsc_on = 1;
+	start_tsc_control(&control);
 	add_imode(&control, CYCLES_MAP, CYCLES_EVNTSEL, -PERIOD);
 	control.si_signo = SIGIO;
 	if (sys_vperfctr_control(fd, &control))
@@ -481,7 +509,7 @@ TEST_F(share, el0_access_ends_with_the_thread_that_has_it)
  */
 TEST_F(share, perf_counts_never_reach_a_perfctr_thread)
 {
-	struct vperfctr_control control = {};
+	struct vperfctr_control control;
 	int pfd, i, n;
 	__u64 v;
 
@@ -494,7 +522,7 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread)
 	close(i);
 	close(pfd);
 
-	control.cpu_control.tsc_on = 1;
+	start_tsc_control(&control);
 	add_amode(&control, CYCLES_MAP, CYCLES_EVNTSEL);
 	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
 	n = sysfs_value("nrctrs");
