@@ -27,13 +27,8 @@
 
 #include <linux/perfctr.h>
 
+#include "vperfctr_kselftest.h"
 #include "vperfctr_syscalls.h"
-
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
-#include "kselftest_harness.h"
 
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 

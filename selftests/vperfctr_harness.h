@@ -18,18 +18,8 @@
 #include <unistd.h>
 
 #include "vperfctr_common.h"
+#include "vperfctr_kselftest.h"
 #include "vperfctr_syscalls.h"
-
-/*
- * The wrappers that TEST() and TEST_F() expand to leave parameters
- * unused and keep locals across setjmp(); keep -Wextra quiet about both,
- * here and in the tests after it.
- */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
-#include "kselftest_harness.h"
 
 /* A fresh state of this thread, counters stopped. */
 FIXTURE(vperfctr)

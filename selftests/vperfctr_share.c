@@ -34,13 +34,8 @@
 #include <linux/perfctr.h>
 
 #include "vperfctr_common.h"
+#include "vperfctr_kselftest.h"
 #include "vperfctr_syscalls.h"
-
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#ifndef __clang__
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
-#include "kselftest_harness.h"
 
 /* A hardware counter of user-mode instructions, and the cycle counter. */
 #if defined(__aarch64__)

@@ -399,7 +399,8 @@ static void two_counters(struct perfctr_cpu_control *cc,
 /* PMCR_EL0 as enable sets it: counting, the cycle counter at 64 bits. */
 #define PMCR_32		(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC)
 
-static void enable_programs_types_then_starts(struct kunit *test)
+/* two_counters() enabled: its types, then PMCR_EL0 as @pmcr, then start. */
+static void expect_two_counters_enabled(struct kunit *test, u64 pmcr)
 {
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
@@ -407,7 +408,7 @@ static void enable_programs_types_then_starts(struct kunit *test)
 		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
 		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
 		{ PMUV3_PMINTENSET, 0, BIT(31) },
-		{ PMUV3_PMCR, 0, PMCR_32 },
+		{ PMUV3_PMCR, 0, pmcr },
 		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
 	};
 
@@ -416,24 +417,17 @@ static void enable_programs_types_then_starts(struct kunit *test)
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
+static void enable_programs_types_then_starts(struct kunit *test)
+{
+	expect_two_counters_enabled(test, PMCR_32);
+}
+
 /* Event counters of 64 bits: PMCR_EL0.LP too. */
 static void enable_sets_long_event_counters(struct kunit *test)
 {
-	struct perfctr_cpu_control cc;
-	struct perfctr_cpu_state state;
-	const struct pmu_write want[] = {
-		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
-		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
-		{ PMUV3_PMINTENSET, 0, BIT(31) },
-		{ PMUV3_PMCR, 0, PMCR_32 | ARMV8_PMU_PMCR_LP },
-		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
-	};
-
 	pmuv3_describe(&ctx()->desc,
 		       fake_armpmu(&ctx()->armpmu, PMUVER_V3P5, FAKE_NRCTRS));
-	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
-	expect_writes(test, want, ARRAY_SIZE(want));
+	expect_two_counters_enabled(test, PMCR_32 | ARMV8_PMU_PMCR_LP);
 }
 
 static void disable_stops_disarms_and_clears(struct kunit *test)
