@@ -24,6 +24,13 @@
 #                  the same on the arm64 debug kernel, two CPUs, no PMU
 #   make run       boot the demo kernel with an interactive shell
 #   make bench     perfctr's costs next to perf's, measured in QEMU: ratios
+#   make bench ARCH=arm64
+#                  the same in exact instructions, on a kernel without the
+#                  debug options, on the arm64 virt machine under
+#                  -icount shift=0, with the targets each figure must meet
+#   make bench-host
+#                  the library's fast reads on this machine, in TSC ticks,
+#                  next to a bare rdtsc (no perfctr kernel needed)
 #   make patch     the git am-able patch series, in $(O)/patches; needs
 #                  only git, xz and the kernel tarball (or KERNEL_SRC)
 #   make kunit     the KUnit suites with the kernel's kunit.py and our
@@ -61,6 +68,7 @@ KDEMO		:= $(O)/kernel-demo
 KDEBUG		:= $(O)/kernel-debug
 KNOPC		:= $(O)/kernel-noperfctr
 KARM64		:= $(O)/kernel-arm64
+KARM64_BENCH	:= $(O)/kernel-arm64-bench
 USER		:= $(O)/user
 USER_ARM64	:= $(O)/user-arm64
 SELFTESTS	:= $(O)/selftests
@@ -78,7 +86,8 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
-	kernel-arm64 user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
+	initramfs-bench-arm64 bench-arm64 bench-host \
+	kernel-arm64 kernel-arm64-bench user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
 	selftests-x86 selftests-arm64 $(addprefix deps-,$(DEPS))
@@ -153,6 +162,15 @@ kernel-arm64: tree | deps-kernel deps-arm64
 	@echo "  KERNEL  $(KARM64) (arm64, debug)"
 	@$(KMAKE_ARM64) O=$(KARM64) Image
 
+# arm64 without the debug options, for make bench ARCH=arm64: what a
+# read, a switch or a fork costs on a production kernel, with perf's
+# software events beside perfctr's.
+kernel-arm64-bench: tree | deps-kernel deps-arm64
+	@ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(TOP)/scripts/kernel-config \
+		$(TREE) $(KARM64_BENCH) $(CONFIGS)/arm64.config
+	@echo "  KERNEL  $(KARM64_BENCH) (arm64, no debug options)"
+	@$(KMAKE_ARM64) O=$(KARM64_BENCH) Image
+
 # Our kernel code again with W=1: any warning fails.
 w1: kernel-debug
 	@echo "  W=1     kernel/perfctr arch/x86/perfctr"
@@ -211,6 +229,7 @@ user-arm64: tree user-selftests-arm64 | deps-user deps-arm64
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/perfex
 	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/examples
+	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/bench
 
 # The selftests, built by their own kselftest Makefile in the kernel tree
 # (make -C $(TREE)/tools/testing/selftests TARGETS=perfctr), against the
@@ -230,6 +249,10 @@ selftest_progs = $(addprefix $(1)/kselftest/perfctr/,$(shell \
 host-test: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/lib test
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex test
+
+# The library's fast reads timed on this machine, in TSC ticks.
+bench-host: | deps-user
+	@+$(USER_MAKE) -C $(TOP)/lib bench
 
 # --- Install ---------------------------------------------------------------
 
@@ -320,11 +343,29 @@ initramfs-bench: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-bench.cpio \
 		$(TOP)/scripts/guest/init-bench $(USER)/vperfctr_bench
 
+ifeq ($(ARCH),arm64)
+bench: bench-arm64
+else
 bench: initramfs-bench
 	@echo "  BENCH   in QEMU, console in $(O)/bench.log"
 	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/bench.log \
 		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-bench.cpio >/dev/null
 	@$(TOP)/scripts/bench-report $(O)/bench.log
+endif
+
+# The same in exact instructions on arm64: the kernel without debug
+# options, one CPU, -icount shift=0.
+initramfs-bench-arm64: kernel-arm64-bench user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64_BENCH) \
+		$(O)/initramfs-bench-arm64.cpio \
+		$(TOP)/scripts/guest/init-bench-arm64 $(USER_ARM64)/vperfctr_bench
+
+bench-arm64: initramfs-bench-arm64
+	@echo "  BENCH   arm64, in instructions, console in $(O)/bench-arm64.log"
+	@$(TOP)/scripts/run-qemu --arch arm64-bench --timeout $(QEMU_TIMEOUT) \
+		--log $(O)/bench-arm64.log $(KARM64_BENCH)/arch/arm64/boot/Image \
+		$(O)/initramfs-bench-arm64.cpio >/dev/null
+	@$(TOP)/scripts/bench-report $(O)/bench-arm64.log
 
 check: | deps
 	@$(TOP)/scripts/check

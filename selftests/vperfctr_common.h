@@ -124,6 +124,34 @@ static inline __u64 read_tsc_ordered(void)
 #error "perfctr runs on x86-64 and arm64 only"
 #endif
 
+/*
+ * Hardware counter @map of this CPU, as its owner reads it while the
+ * page grants VPERFCTR_LIVE_RDPMC: rdpmc on x86, on arm64 the cycle
+ * counter or the event counter that PMSELR_EL0 selects.
+ */
+#if defined(__x86_64__)
+static inline __u64 read_hw_counter(__u32 map)
+{
+	__u32 lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (map) : "memory");
+	return ((__u64)hi << 32) | lo;
+}
+#else
+static inline __u64 read_hw_counter(__u32 map)
+{
+	__u64 v;
+
+	if (map == PERFCTR_MAP_ARM64_CYCLES) {
+		asm volatile("mrs %0, pmccntr_el0" : "=r" (v) :: "memory");
+		return v;
+	}
+	asm volatile("msr pmselr_el0, %1; isb; mrs %0, pmxevcntr_el0"
+		     : "=r" (v) : "r" ((__u64)map) : "memory");
+	return v;
+}
+#endif
+
 /* (ticks * mult) >> shift without overflowing 64 bits, as the kernel does. */
 static inline __u64 ticks_to_ns(__u64 ticks, __u32 mult, __u32 shift)
 {
@@ -203,18 +231,21 @@ struct page_snap {
 };
 
 /*
- * The seqcount protocol of the uapi header, from any thread: read seq,
- * the fields and the TSC, then seq again, and retry if it was odd or
- * moved.  While the owner runs, the TSC and task-clock have their live
- * part added; every other software counter is current in its sum, and a
- * hardware counter cannot be read live from another CPU, so its sum is
- * taken as it is (it only grows too).
+ * The seqcount protocol of the uapi header: read seq, the fields and the
+ * TSC, then seq again, and retry if it was odd or moved.  While the owner
+ * runs, the TSC and task-clock have their live part added; every other
+ * software counter is current in its sum.  A live hardware counter can
+ * be read only by its owner, on the CPU it counts on: with @own (the
+ * caller owns the page) and VPERFCTR_LIVE_RDPMC its live part is added,
+ * as the fast read and the owner's vperfctr_read() compute it; otherwise
+ * its sum is taken as it is (it only grows too).
  *
  * Return: true, or false if the page kept changing for @tries attempts:
  * that is not an error, the caller tries again later.
  */
-static inline bool page_read(const struct vperfctr_state *s,
-			     struct page_snap *snap, unsigned int tries)
+static inline bool __page_read(const struct vperfctr_state *s,
+			       struct page_snap *snap, unsigned int tries,
+			       bool own)
 {
 	const struct perfctr_cpu_state *cpu = &s->cpu_state;
 
@@ -224,7 +255,9 @@ static inline bool page_read(const struct vperfctr_state *s,
 		__u32 cstatus = READ_ONCE(cpu->cstatus);
 		__u32 mult = READ_ONCE(s->time_mult);
 		__u32 shift = READ_ONCE(s->time_shift);
+		__u64 lbits = READ_ONCE(s->live);
 		bool live = flags & VPERFCTR_STATE_ONCPU;
+		bool hw = own && (lbits & VPERFCTR_LIVE_RDPMC);
 		unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 		__u64 now = read_tsc_ordered();
 
@@ -237,18 +270,42 @@ static inline bool page_read(const struct vperfctr_state *s,
 			snap->tsc += now - READ_ONCE(cpu->tsc_start);
 		for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
 			const struct perfctr_pmc_state *pmc = &cpu->pmc[i];
+			__u32 map = READ_ONCE(pmc->map), width;
 
 			snap->pmc[i] = READ_ONCE(pmc->sum);
-			if (live && i < nrctrs &&
-			    READ_ONCE(pmc->map) == TASK_CLOCK_MAP && shift < 64)
+			if (!live || i >= nrctrs)
+				continue;
+			if (map == TASK_CLOCK_MAP && shift < 64) {
 				snap->pmc[i] += ticks_to_ns(now - READ_ONCE(pmc->start),
 							    mult, shift);
+			} else if (hw && !(map & PERFCTR_MAP_SOFTWARE) &&
+				   ((lbits >> i) & 1)) {
+				width = READ_ONCE(pmc->width);
+				snap->pmc[i] += (read_hw_counter(map) -
+						 READ_ONCE(pmc->start)) &
+						(width >= 64 ? ~0ull :
+						 (1ull << width) - 1);
+			}
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (READ_ONCE(s->seq) == seq)
 			return true;
 	}
 	return false;
+}
+
+/* A snapshot of any thread's page; live hardware counts are not in it. */
+static inline bool page_read(const struct vperfctr_state *s,
+			     struct page_snap *snap, unsigned int tries)
+{
+	return __page_read(s, snap, tries, false);
+}
+
+/* A snapshot of the caller's own page, its live hardware counts in it. */
+static inline bool page_read_own(const struct vperfctr_state *s,
+				 struct page_snap *snap, unsigned int tries)
+{
+	return __page_read(s, snap, tries, true);
 }
 
 static inline long page_size(void)

@@ -336,11 +336,16 @@ static void drop_fd(int i)
 	w.fds[i] = w.fds[--w.nfds];
 }
 
+/* The page of @state, with its live hardware counts when it is ours. */
 static bool page_snap(int state, struct page_snap *s)
 {
 	const struct vperfctr_state *page = w.states[state].page;
 
-	return page && page_read(page, s, 1000000);
+	if (!page)
+		return false;
+	if (w.states[state].owner == OWN_SELF)
+		return page_read_own(page, s, 1000000);
+	return page_read(page, s, 1000000);
 }
 
 /* The state a modelled thread has: self and the two tracees. */
@@ -1570,9 +1575,9 @@ static void op_control(void)
 
 /*
  * The sums vperfctr_read gave: between the page before and after the
- * call, counter by counter.  The kernel samples the own counters first,
- * so the read is never behind the page before it, nor ahead of the page
- * after it.
+ * call, counter by counter.  The owner's read gives the live counts, as
+ * page_snap() computes them for our own page, so it is never behind the
+ * page before it, nor ahead of the page after it.
  */
 static void check_sums_between(const struct perfctr_sum_ctrs *sum,
 			       const struct page_snap *b,
@@ -1801,11 +1806,17 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 	unsigned int i, n = cc->nractrs + cc->nrictrs;
 
 	if (s->magic != VPERFCTR_STATE_MAGIC || s->abi_version != PERFCTR_ABI_VERSION ||
-	    !all_zero(s->_reserved0, sizeof(s->_reserved0)) ||
-	    s->cpu_state._reserved0 ||
+	    s->_reserved0 || s->_reserved1 || s->cpu_state._reserved0 ||
 	    !all_zero(tail, mach.page - sizeof(*s))) {
 		violation(CK_WRITTEN_OUT, "the state page has magic %#x abi %#x, or stray bytes",
 			  s->magic, s->abi_version);
+		return;
+	}
+	/* Live are the control's counters, the TSC and user reads only. */
+	if ((READ_ONCE(s->live) & ~(VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC)) >>
+	    n || READ_ONCE(s->nrsums) > PERFCTR_MAX_NRCTRS) {
+		violation(CK_WRITTEN_OUT, "the state page has live %#llx nrsums %u for %u counters",
+			  (unsigned long long)s->live, s->nrsums, n);
 		return;
 	}
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {

@@ -102,11 +102,14 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
  *
  * vperfctr_read_tsc(), vperfctr_read_pmc() and vperfctr_read_ctrs()
  * compute the current sums from the mapped state page when they can (on
- * the owner thread, hardware counters with rdpmc, or on arm64 from their
- * PMEVCNTR<n>_EL0 and PMCCNTR_EL0 registers), and fall back to the
- * vperfctr_read system call otherwise.  Software counters are read from
- * the page too, task-clock included (from the TSC and the page's
- * time_mult and time_shift).  vperfctr_read_tsc() and
+ * the owner thread, hardware counters with rdpmc, or on arm64 from
+ * PMCCNTR_EL0 and PMXEVCNTR_EL0), and fall back to the vperfctr_read
+ * system call otherwise; compiled with optimization, they are inline.
+ * Software counters are read from the page too, task-clock included
+ * (from the TSC and the page's time_mult and time_shift).  From the
+ * page, vperfctr_read_ctrs() writes sum->tsc and the first nrsums
+ * counters, those that can be other than 0, and leaves the others as
+ * they were, as perfctr 2.7 did.  vperfctr_read_tsc() and
  * vperfctr_read_pmc() return 0 with errno set if both ways fail (EINVAL
  * for @i not below PERFCTR_MAX_NRCTRS), and leave errno alone otherwise,
  * so clear errno first to tell a failure from a sum of 0.
@@ -130,6 +133,9 @@ int vperfctr_read_state(const struct vperfctr *vperfctr,
 int vperfctr_read_children(const struct vperfctr *vperfctr,
 			   struct perfctr_sum_ctrs *children);
 int vperfctr_is_running(const struct vperfctr *vperfctr);
+
+/* The three fast reads above, inline: see libperfctr(3) for their cost. */
+#include <perfctr/fast_read.h>
 
 /*
  * Another thread's counters.

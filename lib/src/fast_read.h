@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Computing counter values from the mapped state page.
+ * Computing counter values from the mapped state page, out of line.
  *
- * The arithmetic is kept apart from the hardware: a struct vperfctr_clock
- * supplies the live counter values, so the functions below can be run on
- * a page and clock made up by a test.
+ * The arithmetic is <perfctr/fast_read.h>'s, the one the inline reads
+ * use.  Here it is wrapped in the retries and given a clock as a
+ * struct vperfctr_clock, so that a test can run it on a page and clock
+ * it makes up.
  */
 #ifndef LIBPERFCTR_FAST_READ_H
 #define LIBPERFCTR_FAST_READ_H
 
 #include <linux/perfctr.h>
+#include <perfctr/fast_read.h>
 
 /*
  * How often a reader retries when the kernel updates the page under it.
@@ -18,25 +20,15 @@
  */
 #define VPERFCTR_READ_RETRIES	100
 
+/* The first minor version of ABI 6 whose page has 'live' and 'nrsums'. */
+#define VPERFCTR_LIVE_MINOR	2
+
 struct vperfctr_clock {
 	__u64 (*read_tsc)(void *arg);
 	/* NULL when the counters cannot be read from user space. */
 	__u64 (*read_pmc)(void *arg, __u32 map);
 	void *arg;
 };
-
-/*
- * The clock of the CPU we run on: rdtsc and rdpmc on x86; on arm64 the
- * generic timer's virtual count and the PMU's counter registers.
- */
-extern const struct vperfctr_clock vperfctr_cpu_clock;
-
-/*
- * The largest time_shift the fast read handles: with it, the low part of
- * the split product below cannot overflow 64 bits.  A page with a larger
- * one is left to the system call.
- */
-#define VPERFCTR_TIME_SHIFT_MAX	32
 
 __u64 vperfctr_scale_time(__u64 delta, __u32 mult, __u32 shift);
 int vperfctr_state_check(const struct vperfctr_state *state);

@@ -15,7 +15,8 @@
 
 /*
  * Map the state page.  A page we cannot map is no error: reads then go
- * through the system call.  A page of a foreign ABI is.
+ * through the system call.  A page of a foreign ABI is.  A page older
+ * than ABI 6.2 has no 'live' word: the library reads it by system call.
  */
 static int map_state(struct vperfctr *vperfctr)
 {
@@ -31,8 +32,15 @@ static int map_state(struct vperfctr *vperfctr)
 		munmap(page, size);
 		return -1;
 	}
+	if ((((const struct vperfctr_state *)page)->abi_version & 0xffff) <
+	    VPERFCTR_LIVE_MINOR) {
+		munmap(page, size);
+		return 0;
+	}
 	vperfctr->state = page;
 	vperfctr->map_size = size;
+	if (vperfctr->is_self)
+		vperfctr->fast.own = page;
 	return 0;
 }
 

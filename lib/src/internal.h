@@ -9,6 +9,8 @@
 #include <libperfctr.h>
 
 struct vperfctr {
+	/* First: what the inline reads of <perfctr/fast_read.h> see. */
+	struct vperfctr_fast fast;
 	int fd;
 	/*
 	 * Set when the handle was opened on the calling thread: only then

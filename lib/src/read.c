@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Reading a state: from the mapped page when possible, by system call
- * when not.
+ * when not.  <libperfctr.h> has the reads inline; these are the same
+ * reads out of line, and what the inline ones fall back to.
  */
+#define LIBPERFCTR_NO_INLINE
 #include <errno.h>
 
 #include "fast_read.h"
@@ -28,7 +30,7 @@ static int read_by_syscall(const struct vperfctr *vperfctr,
 	return 0;
 }
 
-unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
+unsigned long long __vperfctr_read_tsc_slow(const struct vperfctr *vperfctr)
 {
 	struct perfctr_sum_ctrs sum;
 	int err = errno;
@@ -42,8 +44,8 @@ unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
 	return sum.tsc;
 }
 
-int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
-		       struct perfctr_sum_ctrs *sum)
+int __vperfctr_read_ctrs_slow(const struct vperfctr *vperfctr,
+			      struct perfctr_sum_ctrs *sum)
 {
 	int err = errno;
 
@@ -53,8 +55,8 @@ int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 	return read_by_syscall(vperfctr, sum, err, vperfctr->state ? errno : 0);
 }
 
-unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
-				     unsigned int i)
+unsigned long long __vperfctr_read_pmc_slow(const struct vperfctr *vperfctr,
+					    unsigned int i)
 {
 	struct perfctr_sum_ctrs sum;
 	int err = errno;
@@ -71,6 +73,24 @@ unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
 	if (read_by_syscall(vperfctr, &sum, err, vperfctr->state ? errno : 0))
 		return 0;
 	return sum.pmc[i];
+}
+
+/* The reads <libperfctr.h> inlines, for callers that do not inline. */
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr)
+{
+	return __vperfctr_read_tsc_inline(vperfctr);
+}
+
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
+				     unsigned int i)
+{
+	return __vperfctr_read_pmc_inline(vperfctr, i);
+}
+
+int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
+		       struct perfctr_sum_ctrs *sum)
+{
+	return __vperfctr_read_ctrs_inline(vperfctr, sum);
 }
 
 int vperfctr_read_state(const struct vperfctr *vperfctr,

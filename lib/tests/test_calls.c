@@ -351,6 +351,15 @@ static void init_state(struct vperfctr_state *state, __u32 flags,
 	state->abi_version = PERFCTR_ABI_VERSION;
 	state->flags = flags;
 	state->cpu_state.cstatus = cstatus;
+	/* As the kernel has it for hardware counters (map 0 here). */
+	state->nrsums = PERFCTR_MAX_NRCTRS;
+	if (flags & VPERFCTR_STATE_ONCPU) {
+		state->live = (1ull << perfctr_cstatus_nrctrs(cstatus)) - 1;
+		if (perfctr_cstatus_has_tsc(cstatus))
+			state->live |= VPERFCTR_LIVE_TSC;
+		if (flags & VPERFCTR_STATE_RDPMC)
+			state->live |= VPERFCTR_LIVE_RDPMC;
+	}
 }
 
 static void test_read_page(void)
@@ -371,6 +380,38 @@ static void test_read_page(void)
 	tap_is_int(vperfctr_is_running(vperfctr), 1,
 		   "is_running mapped: page");
 	tap_is_int(kernel.ncalls, 1, "mapped reads make no system call");
+	vperfctr_close(vperfctr);
+
+	/* A page of ABI 6.1 has no live word: read by system call. */
+	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON);
+	state.abi_version = (PERFCTR_ABI_MAJOR << 16) | 1;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	kernel.sum_out.tsc = 4321;
+	tap_ok(vperfctr_read_tsc(vperfctr) == 4321 && kernel.ncalls == 2 &&
+	       kernel.call[1].nr == __NR_vperfctr_read,
+	       "a page of ABI 6.1: read by the system call");
+	vperfctr_close(vperfctr);
+
+	/* The same read, inline and out of line (taking its address). */
+	init_state(&state, 0, PERFCTR_CSTATUS_TSC_ON);
+	state.cpu_state.tsc_sum = 555;
+	boot();
+	will_return(page_fd(&state));
+	vperfctr = vperfctr_open();
+	if (!vperfctr)
+		abort();
+	{
+		unsigned long long (*fn)(const struct vperfctr *) =
+			vperfctr_read_tsc;
+
+		tap_ok(vperfctr_read_tsc(vperfctr) == 555 &&
+		       fn(vperfctr) == 555 && kernel.ncalls == 1,
+		       "read_tsc inline and out of line: the page, no call");
+	}
 	vperfctr_close(vperfctr);
 
 	/* A live PMC and no rdpmc: only the kernel can read it. */
@@ -508,6 +549,7 @@ static void test_read_pmc(void)
 				     PERFCTR_SW_PAGE_FAULTS;
 	state.cpu_state.pmc[1].width = 64;
 	state.cpu_state.pmc[1].sum = 77;
+	state.live &= ~2ull;	/* its sum is current */
 	boot();
 	will_return(page_fd(&state));
 	vperfctr = vperfctr_open();

@@ -45,6 +45,59 @@ static struct vperfctr_clock clock_all = {
 	fake_read_tsc, fake_read_pmc, &fake
 };
 
+/*
+ * The page as the kernel writes it from flags, cstatus and the maps a
+ * test sets: the live word (ABI 6.2) names the TSC, and the hardware and
+ * task-clock counters among the running ones, while the owner is on its
+ * CPU; nrsums, unless the test set it, covers every counter.
+ */
+static void as_the_kernel_writes(struct vperfctr_state *p)
+{
+	__u32 cstatus = p->cpu_state.cstatus;
+	unsigned int i, n = perfctr_cstatus_nrctrs(cstatus);
+	__u64 live = 0;
+
+	if (!p->nrsums)
+		p->nrsums = PERFCTR_MAX_NRCTRS;
+	if (p->flags & VPERFCTR_STATE_ONCPU) {
+		for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
+			__u32 map = p->cpu_state.pmc[i].map;
+
+			if (!(map & PERFCTR_MAP_SOFTWARE) ||
+			    map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+				live |= 1ull << i;
+		}
+		if (perfctr_cstatus_has_tsc(cstatus))
+			live |= VPERFCTR_LIVE_TSC;
+		if (p->flags & VPERFCTR_STATE_RDPMC)
+			live |= VPERFCTR_LIVE_RDPMC;
+	}
+	p->live = live;
+}
+
+static int read_tsc(struct vperfctr_state *p,
+		    const struct vperfctr_clock *clock, __u64 *tsc)
+{
+	as_the_kernel_writes(p);
+	return vperfctr_state_read_tsc(p, clock, tsc);
+}
+
+static int read_ctrs(struct vperfctr_state *p,
+		     const struct vperfctr_clock *clock,
+		     struct perfctr_sum_ctrs *sum)
+{
+	as_the_kernel_writes(p);
+	return vperfctr_state_read_ctrs(p, clock, sum);
+}
+
+static int read_pmc(struct vperfctr_state *p,
+		    const struct vperfctr_clock *clock, unsigned int i,
+		    __u64 *value)
+{
+	as_the_kernel_writes(p);
+	return vperfctr_state_read_pmc(p, clock, i, value);
+}
+
 static void setup(__u32 seq, __u32 flags, __u32 cstatus,
 		  __u64 tsc_start, __u64 tsc_sum, __u64 now)
 {
@@ -67,7 +120,7 @@ static void test_stopped(void)
 	int ret;
 
 	setup(2, 0, 0, 1000, 12345, 99999);
-	ret = vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	ret = read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_int(ret, 0, "stopped state: read succeeds");
 	tap_is_u64(tsc, 12345, "stopped state: value is the sum");
 	tap_is_int(fake.tsc_reads, 0, "stopped state: hardware not read");
@@ -80,7 +133,7 @@ static void test_running(void)
 
 	setup(4, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON,
 	      1000, 500, 1750);
-	ret = vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	ret = read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_int(ret, 0, "running: read succeeds");
 	tap_is_u64(tsc, 500 + 750, "running: value is sum + now - start");
 	tap_is_int(fake.tsc_reads, 1, "running: hardware read once");
@@ -91,7 +144,7 @@ static void test_oncpu_tsc_off(void)
 	__u64 tsc = 1;
 
 	setup(0, VPERFCTR_STATE_ONCPU, 0, 1000, 0, 5000);
-	vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_u64(tsc, 0, "TSC off while on CPU: value is the sum");
 }
 
@@ -101,7 +154,7 @@ static void test_suspended(void)
 
 	/* Counting, but the owner is switched out: "start" is stale. */
 	setup(6, 0, PERFCTR_CSTATUS_TSC_ON, 1000, 777, 1ull << 40);
-	vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_u64(tsc, 777, "owner suspended: value is the sum");
 }
 
@@ -111,7 +164,7 @@ static void test_dead(void)
 
 	setup(8, VPERFCTR_STATE_DEAD | VPERFCTR_STATE_DETACHED,
 	      PERFCTR_CSTATUS_TSC_ON, 1000, 424242, 1ull << 40);
-	vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_u64(tsc, 424242, "owner exited: value is the final sum");
 }
 
@@ -121,7 +174,7 @@ static void test_wrap(void)
 
 	setup(0, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON,
 	      ~0ull - 9, 100, 5);
-	vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_u64(tsc, 100 + 15, "now - start is taken modulo 2^64");
 }
 
@@ -142,7 +195,7 @@ static void test_seq_changes(void)
 	setup(10, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON,
 	      1000, 500, 1750);
 	fake.on_first_read = switched_during_read;
-	ret = vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	ret = read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_int(ret, 0, "seq changed mid-read: read succeeds");
 	tap_is_int(fake.tsc_reads, 2, "seq changed mid-read: read retried");
 	tap_is_u64(tsc, 2000 + 100,
@@ -166,7 +219,7 @@ static void test_seq_odd(void)
 	setup(11, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON,
 	      1000, 500, 1750);
 	fake.on_first_read = update_finished;
-	ret = vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	ret = read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_int(ret, 0, "odd seq: read succeeds once seq is even");
 	tap_is_int(fake.tsc_reads, 2, "odd seq: first snapshot discarded");
 	tap_is_u64(tsc, 3000 + 30, "odd seq: value from the even snapshot");
@@ -180,7 +233,7 @@ static void test_seq_stuck_odd(void)
 	setup(13, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON,
 	      1000, 500, 1750);
 	errno = 0;
-	ret = vperfctr_state_read_tsc(&page, &clock_tsc, &tsc);
+	ret = read_tsc(&page, &clock_tsc, &tsc);
 	tap_is_int(ret, -1, "seq stuck odd: read gives up");
 	tap_is_int(errno, EAGAIN, "seq stuck odd: errno is EAGAIN");
 	tap_is_int(fake.tsc_reads, VPERFCTR_READ_RETRIES,
@@ -213,7 +266,7 @@ static void test_pmcs_running(void)
 	fake.pmc[0] = 60;
 	fake.pmc[7] = 4;
 	memset(&sum, 0xff, sizeof(sum));
-	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, 0, "PMCs running: read succeeds");
 	tap_is_u64(sum.tsc, 10 + 100, "PMCs running: TSC");
 	tap_is_u64(sum.pmc[0], 1 + 500, "PMCs running: pmc[0] uses map 5");
@@ -235,7 +288,7 @@ static void test_pmcs_no_rdpmc(void)
 	      PERFCTR_CSTATUS_TSC_ON | 1, 100, 10, 200);
 	set_pmc(0, 0, 1000, 1);
 	errno = 0;
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, -1, "PMCs live, no rdpmc: fast read refused");
 	tap_is_int(errno, EOPNOTSUPP, "PMCs live, no rdpmc: EOPNOTSUPP");
 
@@ -245,7 +298,7 @@ static void test_pmcs_no_rdpmc(void)
 	set_pmc(0, 0, 1000, 1);
 	fake.pmc[0] = 1500;
 	errno = 0;
-	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, -1, "PMCs live, RDPMC flag clear: fast read refused");
 	tap_is_int(errno, EOPNOTSUPP,
 		   "PMCs live, RDPMC flag clear: EOPNOTSUPP");
@@ -262,7 +315,7 @@ static void test_pmcs_wrap_at_width(void)
 	set_pmc(0, 3, (1ull << 48) - 0x100, 7);
 	page.cpu_state.pmc[0].width = 48;
 	fake.pmc[3] = 0x200;
-	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, 0, "48-bit wrap: read succeeds");
 	tap_is_u64(sum.pmc[0], 7 + 0x300, "48-bit wrap: delta modulo 2^48");
 }
@@ -283,7 +336,7 @@ static void test_pmcs_arm64(void)
 	page.cpu_state.pmc[1].width = 32;
 	fake.pmc[PERFCTR_MAP_ARM64_CYCLES] = (1ull << 40) + 5;
 	fake.pmc[2] = 0x80;
-	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, 0, "arm64: read succeeds");
 	tap_is_u64(sum.pmc[0], 1 + 10, "arm64: the cycle counter, 64 bits");
 	tap_is_u64(sum.pmc[1], 2 + 0x180,
@@ -299,7 +352,7 @@ static void test_pmcs_suspended(void)
 	setup(2, 0, PERFCTR_CSTATUS_TSC_ON | 2, 100, 10, 200);
 	set_pmc(0, 0, 1000, 11);
 	set_pmc(1, 1, 1000, 22);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, 0, "PMCs suspended: read without rdpmc works");
 	tap_is_u64(sum.pmc[0] + sum.pmc[1], 33,
 		   "PMCs suspended: values are the sums");
@@ -348,7 +401,7 @@ static void test_scale_time(void)
 		x ^= x << 17;
 		delta = x >> (i % 64);
 		mult = (__u32)(x >> 16);
-		shift = i % (VPERFCTR_TIME_SHIFT_MAX + 1);
+		shift = i % (VPERFCTR_TIME_SHIFT_MAX + 1u);
 		if (vperfctr_scale_time(delta, mult, shift) !=
 		    scale_ref(delta, mult, shift)) {
 			if (!bad++)
@@ -373,7 +426,7 @@ static void test_sw_events_live(void)
 	set_pmc(0, SW(CONTEXT_SWITCHES), 12345, 7);
 	set_pmc(1, SW(PAGE_FAULTS), ~0ull, 42);
 	set_pmc(2, SW(CPU_MIGRATIONS), 1, 2);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, 0, "software events live: read succeeds without rdpmc");
 	tap_ok(sum.pmc[0] == 7 && sum.pmc[1] == 42 && sum.pmc[2] == 2,
 	       "software events live: values are the sums");
@@ -392,7 +445,7 @@ static void test_task_clock_live(void)
 	page.time_shift = 32;
 	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
 	set_pmc(1, SW(PAGE_FAULTS), 0, 9);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, 0, "task-clock live: read succeeds");
 	tap_is_u64(sum.tsc, 100 + 3000, "task-clock live: TSC");
 	tap_is_u64(sum.pmc[0], 500 + 999,
@@ -406,7 +459,7 @@ static void test_task_clock_live(void)
 	page.time_mult = 1431655765u;
 	page.time_shift = 32;
 	set_pmc(0, SW(TASK_CLOCK), 1ull << 40, 77);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_ok(ret == 0 && fake.tsc_reads == 1,
 	       "task-clock live, TSC off: TSC read once");
 	tap_is_u64(sum.pmc[0], 77 + scale_ref(1ull << 40, 1431655765u, 32),
@@ -417,7 +470,7 @@ static void test_task_clock_live(void)
 	page.time_mult = 1u << 31;
 	page.time_shift = 31;
 	set_pmc(0, SW(TASK_CLOCK), ~0ull - 69, 1);
-	vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_u64(sum.pmc[0], 1 + 100, "task-clock: tsc - start modulo 2^64");
 }
 
@@ -430,7 +483,7 @@ static void test_task_clock_suspended(void)
 	page.time_mult = 1u << 31;
 	page.time_shift = 31;
 	set_pmc(0, SW(TASK_CLOCK), 1000, 123456);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_ok(ret == 0 && sum.pmc[0] == 123456 && sum.tsc == 100,
 	       "task-clock suspended: values are the sums");
 	tap_is_int(fake.tsc_reads, 0, "task-clock suspended: TSC not read");
@@ -438,7 +491,7 @@ static void test_task_clock_suspended(void)
 	/* Gone for good: the same, and no clock needed at all. */
 	setup(8, VPERFCTR_STATE_DEAD | VPERFCTR_STATE_DETACHED, 1, 0, 0, 0);
 	set_pmc(0, SW(TASK_CLOCK), 1000, 654321);
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_ok(ret == 0 && sum.pmc[0] == 654321,
 	       "task-clock of an exited owner: the final sum");
 }
@@ -454,13 +507,13 @@ static void test_task_clock_unsupported(void)
 	page.time_shift = 31;
 	set_pmc(0, SW(TASK_CLOCK), 1000, 1);
 	errno = 0;
-	ret = vperfctr_state_read_ctrs(&page, &no_tsc, &sum);
+	ret = read_ctrs(&page, &no_tsc, &sum);
 	tap_ok(ret == -1 && errno == EOPNOTSUPP,
 	       "task-clock live, no TSC to read: EOPNOTSUPP");
 
 	page.time_shift = VPERFCTR_TIME_SHIFT_MAX + 1;
 	errno = 0;
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_ok(ret == -1 && errno == EOPNOTSUPP,
 	       "task-clock live, time_shift too large: EOPNOTSUPP");
 
@@ -469,7 +522,7 @@ static void test_task_clock_unsupported(void)
 	set_pmc(0, SW(PAGE_FAULTS), 0, 1);
 	set_pmc(1, 3, 0, 1);
 	errno = 0;
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_ok(ret == -1 && errno == EOPNOTSUPP,
 	       "software and live hardware counter, no rdpmc: EOPNOTSUPP");
 }
@@ -487,7 +540,7 @@ static void test_mixed_live(void)
 	set_pmc(1, SW(TASK_CLOCK), 500, 40);
 	set_pmc(2, SW(MAJOR_FAULTS), 0, 1);
 	fake.pmc[2] = 1300;
-	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, 0, "hardware and software live: read succeeds");
 	tap_ok(sum.tsc == 10 + 1000 && sum.pmc[0] == 5 + 300 &&
 	       sum.pmc[1] == 40 + 300 && sum.pmc[2] == 1,
@@ -515,7 +568,7 @@ static void test_task_clock_seq(void)
 	page.time_shift = 31;
 	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
 	fake.on_first_read = task_clock_switched;
-	ret = vperfctr_state_read_ctrs(&page, &clock_tsc, &sum);
+	ret = read_ctrs(&page, &clock_tsc, &sum);
 	tap_is_int(ret, 0, "task-clock, seq changed mid-read: read succeeds");
 	tap_is_int(fake.tsc_reads, 2,
 		   "task-clock, seq changed mid-read: TSC read again");
@@ -538,26 +591,26 @@ static void test_read_one_pmc(void)
 	page.time_shift = 31;
 	fake.pmc[5] = 1500;
 	fake.pmc[2] = 60;
-	ret = vperfctr_state_read_pmc(&page, &clock_all, 1, &value);
+	ret = read_pmc(&page, &clock_all, 1, &value);
 	tap_ok(ret == 0 && value == 2 + 10, "read_pmc: counter 1 by its map");
 	tap_is_int(fake.tsc_reads, 0, "read_pmc: a hardware counter: no TSC");
-	ret = vperfctr_state_read_pmc(&page, &clock_all, 2, &value);
+	ret = read_pmc(&page, &clock_all, 2, &value);
 	tap_ok(ret == 0 && value == 3 + 50 && fake.tsc_reads == 1,
 	       "read_pmc: task-clock reads the TSC");
 
 	/* Beyond the control: the sum. */
 	page.cpu_state.pmc[7].sum = 70;
-	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 7, &value);
+	ret = read_pmc(&page, &clock_tsc, 7, &value);
 	tap_ok(ret == 0 && value == 70, "read_pmc: a counter not running");
 
 	value = 99;
 	errno = 0;
-	ret = vperfctr_state_read_pmc(&page, &clock_all, PERFCTR_MAX_NRCTRS,
+	ret = read_pmc(&page, &clock_all, PERFCTR_MAX_NRCTRS,
 				      &value);
 	tap_ok(ret == -1 && errno == EINVAL && value == 99,
 	       "read_pmc: counter %d: EINVAL", PERFCTR_MAX_NRCTRS);
 	errno = 0;
-	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 0, &value);
+	ret = read_pmc(&page, &clock_tsc, 0, &value);
 	tap_ok(ret == -1 && errno == EOPNOTSUPP,
 	       "read_pmc: live hardware counter, no rdpmc: EOPNOTSUPP");
 
@@ -567,7 +620,7 @@ static void test_read_one_pmc(void)
 	page.time_shift = 31;
 	set_pmc(0, SW(TASK_CLOCK), 1000, 500);
 	fake.on_first_read = task_clock_switched;
-	ret = vperfctr_state_read_pmc(&page, &clock_tsc, 0, &value);
+	ret = read_pmc(&page, &clock_tsc, 0, &value);
 	tap_ok(ret == 0 && value == 7000 + 100 && fake.tsc_reads == 2,
 	       "read_pmc: seq changed mid-read: the new snapshot");
 }
@@ -588,6 +641,48 @@ static void test_check(void)
 	errno = 0;
 	tap_ok(vperfctr_state_check(&page) == -1 && errno == EPROTO,
 	       "page with a bad magic: EPROTO");
+}
+
+/*
+ * Only the first nrsums sums can be non-zero (ABI 6.2): read_ctrs reads
+ * and writes those alone, as perfctr 2.7 did, and the live word
+ * alone says which values run: a counter whose bit is clear reads as its
+ * sum even while the owner runs.
+ */
+static void test_nrsums_and_live(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup(2, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+	      PERFCTR_CSTATUS_TSC_ON | 2, 100, 5, 130);
+	set_pmc(0, 4, 1000, 10);
+	set_pmc(1, 5, 2000, 20);
+	set_pmc(7, 6, 0, 99);		/* beyond nrsums: not the kernel's */
+	fake.pmc[4] = 1003;
+	fake.pmc[5] = 2004;
+	page.nrsums = 2;
+	sum.pmc[7] = 12345;
+	ret = read_ctrs(&page, &clock_all, &sum);
+	tap_ok(ret == 0 && sum.tsc == 35 && sum.pmc[0] == 13 &&
+	       sum.pmc[1] == 24 && sum.pmc[7] == 12345,
+	       "nrsums 2: two counters read, the rest left as they were");
+
+	page.live &= ~2ull;
+	fake.tsc_reads = 0;
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_ok(ret == 0 && sum.pmc[0] == 13 && sum.pmc[1] == 20,
+	       "live bit clear: the sum, even on the CPU");
+	ret = vperfctr_state_read_pmc(&page, &clock_all, 1, &sum.pmc[1]);
+	tap_ok(ret == 0 && sum.pmc[1] == 20,
+	       "live bit clear: read_pmc gives the sum too");
+
+	page.nrsums = PERFCTR_MAX_NRCTRS + 1;
+	errno = 0;
+	ret = vperfctr_state_read_ctrs(&page, &clock_all, &sum);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "nrsums beyond the counters: EOPNOTSUPP, left to the kernel");
 }
 
 int main(void)
@@ -614,6 +709,7 @@ int main(void)
 	test_mixed_live();
 	test_task_clock_seq();
 	test_read_one_pmc();
+	test_nrsums_and_live();
 	test_check();
 	return tap_done();
 }

@@ -28,6 +28,9 @@ static struct vperfctr fake_handle(__u32 flags, __u32 cstatus, __u64 tsc_sum)
 	page.flags = flags;
 	page.cpu_state.cstatus = cstatus;
 	page.cpu_state.tsc_sum = tsc_sum;
+	page.nrsums = PERFCTR_MAX_NRCTRS;
+	if ((flags & VPERFCTR_STATE_ONCPU) && perfctr_cstatus_has_tsc(cstatus))
+		page.live = VPERFCTR_LIVE_TSC;
 	return vperfctr;
 }
 

@@ -1,70 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vperfctr_bench: what perfctr's counters cost, next to what the
- * alternatives cost, measured side by side in one run.
+ * vperfctr_bench: what perfctr's counters cost, next to what perf's cost,
+ * measured side by side in one run.
  *
- * Every figure is a ratio of two costs per operation, timed in the same
- * run on the same CPU: the operation measured and the one it is compared
- * with.  Each side is timed RUNS times, the sides taking turns within a
- * run and the side that goes first changing from run to run, so that a
- * drift in the machine's speed falls on every side alike.  A run gives
- * one ratio; the figure is the median of the RUNS ratios and its spread
- * half their interquartile range, relative to the median, so that one
- * run disturbed by the host moves neither.  Per-operation times are
- * printed beside the ratios, but on their own they say little: under an
- * emulator such as QEMU's TCG an instruction costs what the emulator
- * makes it cost (rdtsc is one call into the emulator, a load from memory
- * several translated instructions), and only ratios taken in one run
- * compare like with like.
+ * Two units:
  *
- * Each side's iteration count is calibrated first, so that one timing
- * takes about MICRO_NS (single operations) or MACRO_NS (round trips,
- * forks) on any machine; the ratios are per operation, so the two sides
- * of a figure need not run the same number of iterations.
+ * - With --instructions, on a machine whose clock counts retired
+ *   instructions (QEMU's arm64 virt machine with -icount shift=0 retires
+ *   one instruction per virtual nanosecond), every cost is printed in
+ *   instructions, each side's and their ratio.  The figures are exact:
+ *   a single operation is timed in windows too short to hold a timer
+ *   tick, and the shortest of several is taken, so every boot gives the
+ *   same figures.  Round trips and forks are timed over several ticks
+ *   and the median is taken, tick and timer costs included: they move
+ *   by a few percent from boot to boot.
+ * - Otherwise (x86 under TCG, or a real machine) the clock is a clock,
+ *   and only ratios taken in one run compare like with like: each side
+ *   is timed RUNS times, the sides taking turns, and the figure is the
+ *   median of the RUNS ratios with half their interquartile range.
+ *
+ * The benchmark measures only what it names:
+ *
+ * - A single operation's loop is timed next to the same loop without the
+ *   operation, and that time is subtracted.
+ * - perf keeps its scheduler hooks on for about a second after its last
+ *   per-task event closes (perf_sched_events is dropped by delayed
+ *   work): every side without perf runs only after a pause longer than
+ *   that, and before any perf side of the same figure.
+ * - Forks free the child's task and counters after an RCU grace period:
+ *   before every timed block of forks the machine idles long enough for
+ *   the previous block's deferred frees to run, so they land in no other
+ *   side's time.
  *
  * The whole program runs pinned to one CPU, the last one: the single
  * operations never migrate, the two processes of the pipe ping-pong take
- * turns on that CPU, so that each round trip is two context switches
- * and the figure the cost of switching, and a forked child runs where
- * its parent waits for it.
- *
- * The figures:
- *
- * - fast read / rdtsc: vperfctr_read_tsc() on the calling thread's own
- *   state (TSC and task-clock on), computed from the mapped state page,
- *   against a bare rdtsc, which the fast read itself executes once.
- * - perf read() / fast read: read() of a perf task-clock event of the
- *   calling thread against vperfctr_read_ctrs() from the page, which
- *   gives the TSC and all the counters, the thread's task-clock among
- *   them, in one snapshot; and against vperfctr_read_pmc() of the
- *   task-clock counter alone, the like of perf's read() of one event,
- *   which the target is about.
- * - vperfctr_read() / getpid(): the vperfctr_read system call, which
- *   samples the owner's counters, against the cheapest system call; both
- *   issued raw, so that no C library caching or wrapping is measured.
- * - pipe round trip: a byte sent back and forth between two processes
- *   over two pipes; with vperfctr both processes count the TSC,
- *   task-clock and context switches, with perf both have task-clock and
- *   context-switches events (pid 0, not inherited).  Each is compared
- *   with the same round trip without counters.
- * - fork+exit: fork(), the child _exit(0)s, waitpid(); with vperfctr the
- *   parent counts the same three things and every child inherits them
- *   and hands its counts back to the parent's children sums when it is
- *   reaped; with perf the parent's two events have inherit set, so every
- *   child gets events of its own, summed into the parent's at its exit.
- *   Each is compared with fork+exit without counters.
- *
- * Targets, printed as met or NOT met (a missed target is a finding, not
- * a failure: the program exits 0 whenever it could measure): the fast
- * read within 1.5 times an rdtsc; a perf read() at least 50 times the
- * fast read; perfctr's overhead on context switches and on fork+exit
- * below perf's.
+ * turns on that CPU, so that each round trip is two context switches,
+ * and a forked child runs where its parent waits for it.
  *
  * Run it as root, or where perf_event_paranoid lets a thread count
  * itself in kernel mode: the perf figures need perf_event_open().
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -80,12 +58,22 @@
 
 #include <libperfctr.h>
 
-#define RUNS		21		/* timings of each side; odd */
-#define MICRO_NS	40000000.0	/* one timing of a single operation */
-#define MACRO_NS	300000000.0	/* one timing of round trips, forks */
+#define RUNS		21		/* ratio mode: timings of each side */
+#define MICRO_NS	40000000.0	/* ratio mode: one single-op timing */
+#define MACRO_NS	300000000.0	/* ratio mode: round trips, forks */
 
-#define FAST_READ_MAX	1.5		/* fast read / rdtsc, at most */
-#define PERF_READ_MIN	50.0		/* perf read() / fast read, at least */
+#define WINDOW_INSNS	500000.0	/* one timing, well under a tick */
+#define SWITCH_INSNS	8000000.0	/* one timing of round trips */
+#define FORK_INSNS	4000000.0	/* one timing of forks */
+#define REPS		7		/* instructions: timings of each */
+#define FORK_REPS	5
+
+/* perf_sched_events stays up this long after the last event closes. */
+#define PERF_SCHED_PAUSE_NS	1500000000L
+/* Long enough for the deferred frees of a block of forks to run. */
+#define RCU_PAUSE_NS		200000000L
+
+static int insn_mode;			/* --instructions */
 
 /* Results go here, so that no measured loop is optimized away. */
 static volatile unsigned long long sink;
@@ -98,7 +86,22 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* The read of the TSC the fast read makes: on arm64, the generic timer. */
+static void pause_ns(long ns)
+{
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* @x, as a value the compiler cannot see through: the empty loops' op. */
+static inline unsigned long long opaque(unsigned long long x)
+{
+	asm volatile("" : "+r" (x));
+	return x;
+}
+
+/* The clock read the fast read makes: on arm64, the generic timer. */
 static inline unsigned long long rdtsc(void)
 {
 #if defined(__aarch64__)
@@ -116,19 +119,35 @@ static inline unsigned long long rdtsc(void)
 
 /* --- Counters, ours and perf's ------------------------------------------ */
 
-enum counting { COUNT_NONE, COUNT_VPERFCTR, COUNT_PERF, NR_COUNTINGS };
+/*
+ * What a process counts on one side of a figure.  perfctr's usual set
+ * is the TSC, cycles (context switches where the machine has no PMU)
+ * and task-clock; perf's is task-clock and context switches, perf having
+ * no TSC event.  @nrhw > 0 asks for the TSC and that many hardware
+ * counters instead: cycles, then instructions.
+ */
+enum kind { KIND_NONE, KIND_VPERFCTR, KIND_PERF };
 
-/* The calling thread's counters under one counting. */
+struct counting {
+	enum kind kind;
+	int nrhw;
+	int inherit;			/* perf: children inherit the events */
+};
+
 struct counters {
 	struct vperfctr *vperfctr;
-	int task_clock;			/* index of task-clock in sum.pmc */
-	int perf_fd[2];			/* task-clock, context-switches */
+	int task_clock;			/* index of task-clock, or -1 */
+	int cycles;			/* index of the first hw counter, or -1 */
+	int faults;			/* index of page-faults, or -1 */
+	int perf_fd[2];
 };
+
+static struct perfctr_info info;
+static int have_pmu;			/* the machine's PMU can count */
 
 /* Why perf could not be used, for the table; empty while it could. */
 static char perf_failure[160];
 
-/* The first failure of perf_event_open(), with what may explain it. */
 static void perf_failed(int err)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -178,7 +197,58 @@ static void counters_stop(struct counters *c)
 	c->perf_fd[0] = c->perf_fd[1] = -1;
 }
 
-static int start_vperfctr(struct counters *c)
+/* Add the named event to @control; its index, or -1. */
+static int add_event(struct vperfctr_control *control, const char *name)
+{
+	struct perfctr_event_spec event;
+	char err[PERFCTR_EVENT_ERROR_SIZE];
+	int i;
+
+	if (perfctr_event_parse(&event, name, &info, err, sizeof(err)) < 0 ||
+	    (i = perfctr_event_add(control, &event, &info, err,
+				   sizeof(err))) < 0) {
+		fprintf(stderr, "vperfctr_bench: %s: %s\n", name, err);
+		return -1;
+	}
+	return i;
+}
+
+/* The control of one side; 0, or -1. */
+static int vperfctr_setup(struct vperfctr_control *control,
+			  struct counters *c, int nrhw)
+{
+	int i;
+
+	memset(control, 0, sizeof(*control));
+	control->cpu_control.tsc_on = 1;
+	c->task_clock = c->cycles = c->faults = -1;
+	if (nrhw) {
+		for (i = 0; i < nrhw; i++) {
+			int k = add_event(control, i ? "instructions" : "cycles");
+
+			if (k < 0)
+				return -1;
+			if (!i)
+				c->cycles = k;
+		}
+		return 0;
+	}
+	if (have_pmu) {
+		c->cycles = add_event(control, "cycles");
+		if (c->cycles < 0)
+			return -1;
+	} else if (vperfctr_control_add_sw(control,
+					   PERFCTR_SW_CONTEXT_SWITCHES, 0) < 0) {
+		return -1;
+	}
+	c->task_clock = vperfctr_control_add_sw(control, PERFCTR_SW_TASK_CLOCK,
+						0);
+	c->faults = vperfctr_control_add_sw(control, PERFCTR_SW_PAGE_FAULTS,
+					    PERFCTR_SW_USR);
+	return c->task_clock < 0 || c->faults < 0 ? -1 : 0;
+}
+
+static int start_vperfctr(struct counters *c, int nrhw)
 {
 	struct vperfctr_control control;
 
@@ -187,13 +257,7 @@ static int start_vperfctr(struct counters *c)
 		perror("vperfctr_bench: vperfctr_open");
 		return -1;
 	}
-	memset(&control, 0, sizeof(control));
-	control.cpu_control.tsc_on = 1;
-	c->task_clock = vperfctr_control_add_sw(&control,
-						PERFCTR_SW_TASK_CLOCK, 0);
-	if (c->task_clock < 0 ||
-	    vperfctr_control_add_sw(&control, PERFCTR_SW_CONTEXT_SWITCHES,
-				    0) < 0 ||
+	if (vperfctr_setup(&control, c, nrhw) < 0 ||
 	    vperfctr_control(c->vperfctr, &control) < 0) {
 		perror("vperfctr_bench: vperfctr_control");
 		return -1;
@@ -201,25 +265,19 @@ static int start_vperfctr(struct counters *c)
 	return 0;
 }
 
-/*
- * TSC, task-clock and context switches for vperfctr; task-clock and
- * context switches for perf, which has no TSC event.  With @inherit,
- * children get them too: perfctr's children always inherit counters
- * that are on, perf's only when asked.
- */
-static int counters_start(struct counters *c, enum counting how,
-			  int inherit)
+static int counters_start(struct counters *c, const struct counting *how)
 {
 	int ok = 1;
 
 	memset(c, 0, sizeof(*c));
 	c->perf_fd[0] = c->perf_fd[1] = -1;
-	if (how == COUNT_VPERFCTR) {
-		ok = start_vperfctr(c) == 0;
-	} else if (how == COUNT_PERF) {
-		c->perf_fd[0] = perf_open(PERF_COUNT_SW_TASK_CLOCK, inherit);
+	if (how->kind == KIND_VPERFCTR) {
+		ok = start_vperfctr(c, how->nrhw) == 0;
+	} else if (how->kind == KIND_PERF) {
+		c->perf_fd[0] = perf_open(PERF_COUNT_SW_TASK_CLOCK,
+					  how->inherit);
 		c->perf_fd[1] = perf_open(PERF_COUNT_SW_CONTEXT_SWITCHES,
-					  inherit);
+					  how->inherit);
 		ok = c->perf_fd[0] >= 0 && c->perf_fd[1] >= 0;
 	}
 	if (!ok)
@@ -229,22 +287,25 @@ static int counters_start(struct counters *c, enum counting how,
 
 /*
  * Does the fast read have a page to read from, showing the counters
- * live?  The library falls back to the system call silently; without
- * this check the fast read figures could be measuring that.
+ * live, hardware ones with user-mode reads?  The library falls back to
+ * the system call silently; without this check the fast read figures
+ * could be measuring that.
  */
 static int fast_read_is_mapped(const struct vperfctr *vperfctr)
 {
 	long size = sysconf(_SC_PAGESIZE);
 	const struct vperfctr_state *state;
+	unsigned int flags, want = VPERFCTR_STATE_ONCPU;
 	int ok;
 
 	state = mmap(NULL, size, PROT_READ, MAP_SHARED, vperfctr_fd(vperfctr),
 		     0);
 	if (state == MAP_FAILED)
 		return 0;
-	ok = state->magic == VPERFCTR_STATE_MAGIC &&
-	     (__atomic_load_n(&state->flags, __ATOMIC_RELAXED) &
-	      VPERFCTR_STATE_ONCPU);
+	if (have_pmu)
+		want |= VPERFCTR_STATE_RDPMC;
+	flags = __atomic_load_n(&state->flags, __ATOMIC_RELAXED);
+	ok = state->magic == VPERFCTR_STATE_MAGIC && (flags & want) == want;
 	munmap((void *)state, size);
 	return ok;
 }
@@ -252,16 +313,28 @@ static int fast_read_is_mapped(const struct vperfctr *vperfctr)
 /* --- Timing -------------------------------------------------------------- */
 
 /*
- * One side of a figure: run() does @n operations and returns the time
- * they took in ns, leaving out any setup, or a negative value if it
- * failed.
+ * One side: run() does @n operations and returns the time they took in
+ * ns, leaving out any setup, or a negative value if it failed; empty(),
+ * if set, is the same loop without the operation.
  */
 struct side {
+	const char *name;
 	double (*run)(long n, void *arg);
+	double (*empty)(long n, void *arg);
 	void *arg;
+	long pause_ns;			/* idle this long before each timing */
 	long n;				/* calibrated iteration count */
-	double ns[RUNS];		/* per operation, one a run */
+	double op[RUNS], loop[RUNS];	/* time of one timing */
+	int reps;
+	double cost;			/* per operation, loop subtracted */
 };
+
+static double time_side(struct side *s, double (*fn)(long, void *))
+{
+	if (s->pause_ns)
+		pause_ns(s->pause_ns);
+	return fn(s->n, s->arg);
+}
 
 /* Enough iterations that one timing of @s takes about @target_ns. */
 static int calibrate(struct side *s, double target_ns)
@@ -273,7 +346,6 @@ static int calibrate(struct side *s, double target_ns)
 		t = s->run(n, s->arg);
 		if (t < 0)
 			return -1;
-		/* Long enough to extrapolate from. */
 		if (t >= target_ns / 16)
 			break;
 		n *= t > 0 ? 4 : 64;
@@ -283,34 +355,6 @@ static int calibrate(struct side *s, double target_ns)
 	return 0;
 }
 
-/*
- * Time @count sides RUNS times each, taking turns, after calibrating
- * each of them.  Returns 0, or -1 if a side failed.
- */
-static int measure(struct side *sides, int count, double target_ns)
-{
-	int i, r;
-
-	for (i = 0; i < count; i++)
-		if (calibrate(&sides[i], target_ns) < 0)
-			return -1;
-	for (r = 0; r < RUNS; r++) {
-		for (i = 0; i < count; i++) {
-			struct side *s = &sides[(r + i) % count];
-			double t = s->run(s->n, s->arg);
-
-			if (t < 0)
-				return -1;
-			s->ns[r] = t / s->n;
-		}
-	}
-	return 0;
-}
-
-struct figure {
-	double median, spread;		/* half the IQR / median */
-};
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -318,31 +362,90 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median_of(const double *v)
+static double median(const double *v, int count)
 {
 	double s[RUNS];
 
-	memcpy(s, v, sizeof(s));
-	qsort(s, RUNS, sizeof(s[0]), cmp_double);
-	return s[RUNS / 2];
+	memcpy(s, v, count * sizeof(s[0]));
+	qsort(s, count, sizeof(s[0]), cmp_double);
+	return s[count / 2];
 }
 
-/* The ratio of two sides: run by run, then the median of those. */
-static struct figure ratio(const struct side *num, const struct side *den)
+static double minimum(const double *v, int count)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < count; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+/*
+ * Time @count sides @reps times each, taking turns.  A side's cost per
+ * operation, its loop subtracted: with instructions, from the shortest
+ * timings of a single operation (those without a tick) and the median
+ * of forks and round trips; otherwise from the medians.
+ */
+static int measure(struct side *sides, int count, double target, int reps,
+		   int single)
+{
+	int i, r;
+
+	for (i = 0; i < count; i++) {
+		sides[i].reps = reps;
+		if (calibrate(&sides[i], target) < 0)
+			return -1;
+	}
+	for (r = 0; r < reps; r++) {
+		for (i = 0; i < count; i++) {
+			struct side *s = &sides[(r + i) % count];
+
+			s->op[r] = time_side(s, s->run);
+			s->loop[r] = s->empty ? time_side(s, s->empty) : 0;
+			if (s->op[r] < 0 || s->loop[r] < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < count; i++) {
+		struct side *s = &sides[i];
+		double (*pick)(const double *, int) =
+			insn_mode && single ? minimum : median;
+
+		s->cost = (pick(s->op, reps) - pick(s->loop, reps)) / s->n;
+	}
+	return 0;
+}
+
+/* Ratio mode: the median ratio of two sides, run by run, and its spread. */
+static double ratio_spread(const struct side *num, const struct side *den,
+			   double *spread)
 {
 	double q[RUNS];
-	struct figure f;
-	int r;
+	int r, reps = num->reps;
 
-	for (r = 0; r < RUNS; r++)
-		q[r] = num->ns[r] / den->ns[r];
-	qsort(q, RUNS, sizeof(q[0]), cmp_double);
-	f.median = q[RUNS / 2];
-	f.spread = (q[RUNS - 1 - RUNS / 4] - q[RUNS / 4]) / 2 / f.median;
-	return f;
+	for (r = 0; r < reps; r++)
+		q[r] = (num->op[r] - num->loop[r]) / num->n /
+		       ((den->op[r] - den->loop[r]) / den->n);
+	qsort(q, reps, sizeof(q[0]), cmp_double);
+	*spread = (q[reps - 1 - reps / 4] - q[reps / 4]) / 2 / q[reps / 2];
+	return q[reps / 2];
 }
 
 /* --- Printing ------------------------------------------------------------ */
+
+static const char *fmt_cost(char *buf, size_t size, double x)
+{
+	if (insn_mode)
+		snprintf(buf, size, "%.0f", x);
+	else if (x < 1000)
+		snprintf(buf, size, "%.3g ns", x);
+	else if (x < 1e6)
+		snprintf(buf, size, "%.3g us", x / 1e3);
+	else
+		snprintf(buf, size, "%.3g ms", x / 1e6);
+	return buf;
+}
 
 static const char *fmt_ratio(char *buf, size_t size, double x)
 {
@@ -350,109 +453,129 @@ static const char *fmt_ratio(char *buf, size_t size, double x)
 	return buf;
 }
 
-static const char *fmt_time(char *buf, size_t size, double ns)
-{
-	if (ns < 1000)
-		snprintf(buf, size, "%.3g ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3g us", ns / 1e3);
-	else
-		snprintf(buf, size, "%.3g ms", ns / 1e6);
-	return buf;
-}
-
-/* "1.12x +-3%": a figure as the table shows it. */
-static const char *fmt_figure(char *buf, size_t size, struct figure f)
-{
-	char r[16], sp[16];
-
-	snprintf(sp, sizeof(sp), "+-%.0f%%", f.spread * 100);
-	snprintf(buf, size, "%7s %-5s", fmt_ratio(r, sizeof(r), f.median), sp);
-	return buf;
-}
-
-/* The lines that say whether a target was met, printed last. */
-#define NR_TARGETS	4
-static char targets[NR_TARGETS][160];
-static int nr_targets;
+#define MAX_TARGETS	32
+static char targets[MAX_TARGETS][200];
+static int nr_targets, targets_missed;
 
 static void target(const char *what, int met, const char *how)
 {
-	if (nr_targets == NR_TARGETS)
+	if (nr_targets == MAX_TARGETS)
 		return;
+	targets_missed += !met;
 	snprintf(targets[nr_targets++], sizeof(targets[0]),
-		 "target: %-38s %s (%s)", what, met ? "met" : "NOT met", how);
+		 "target: %-46s %s (%s)", what, met ? "met" : "NOT met", how);
+}
+
+/* A cost, in the unit of the run, rounded as printed. */
+static double rounded(double x)
+{
+	return insn_mode ? (double)(long long)(x + (x < 0 ? -0.5 : 0.5)) : x;
+}
+
+/* "at most @max": met or not, with the figure. */
+static void target_max(const char *what, double cost, double max)
+{
+	int met = rounded(cost) <= max;
+	char how[64];
+
+	snprintf(how, sizeof(how), "%.0f %s %.0f", rounded(cost),
+		 met ? "<=" : ">", max);
+	target(what, met, how);
+}
+
+/*
+ * One line: "label   perfctr   peer   ratio".  Without a peer (NULL),
+ * only perfctr's cost.
+ */
+static void line(const char *label, double ours, const char *peer_name,
+		 double peer)
+{
+	char a[32], b[32], r[16];
+
+	fmt_cost(a, sizeof(a), ours);
+	if (!peer_name) {
+		printf("  %-44s %10s\n", label, a);
+		return;
+	}
+	fmt_cost(b, sizeof(b), peer);
+	printf("  %-44s %10s   %-22s %10s   %s\n", label, a, peer_name, b,
+	       peer > 0 ? fmt_ratio(r, sizeof(r), rounded(ours) / rounded(peer)) :
+	       "-");
 }
 
 /* --- Single operations --------------------------------------------------- */
 
-/* The calling thread's counters, and a perf event of it to compare. */
 struct self {
 	struct counters counters;
-	int perf_fd;			/* task-clock */
+	int perf_fd;			/* a perf task-clock event of ours */
+	int index;			/* the counter read_pmc() reads */
 };
 
-static double run_rdtsc(long n, void *arg)
-{
-	unsigned long long acc = 0;
-	double t = now_ns();
-	long i;
-
-	(void)arg;
-	for (i = 0; i < n; i++)
-		acc += rdtsc();
-	t = now_ns() - t;
-	sink = acc;
-	return t;
+/*
+ * The handle and the counter's index are in registers, as in a program
+ * that reads in a loop, not reloaded from *self at every read.
+ */
+#define READ_LOOP(name, expr)						\
+static double name(long n, void *arg)					\
+{									\
+	struct self *self = arg;					\
+	struct vperfctr *v = self ? self->counters.vperfctr : NULL;	\
+	unsigned int index = self ? self->index : 0;			\
+	unsigned long long acc = 0;					\
+	double t;							\
+	long i;								\
+									\
+	(void)v;							\
+	(void)index;							\
+	t = now_ns();							\
+	for (i = 0; i < n; i++)						\
+		acc += (expr);						\
+	t = now_ns() - t;						\
+	sink = acc;							\
+	return t;							\
 }
 
-static double run_read_tsc(long n, void *arg)
-{
-	const struct self *self = arg;
-	unsigned long long acc = 0;
-	double t = now_ns();
-	long i;
-
-	for (i = 0; i < n; i++)
-		acc += vperfctr_read_tsc(self->counters.vperfctr);
-	t = now_ns() - t;
-	sink = acc;
-	/* A TSC that stays 0 is a read that failed. */
-	return acc ? t : -1;
-}
+READ_LOOP(run_empty, opaque(i))
+READ_LOOP(run_rdtsc, rdtsc())
+READ_LOOP(run_read_tsc, vperfctr_read_tsc(v))
+READ_LOOP(run_read_pmc, vperfctr_read_pmc(v, index))
 
 static double run_read_ctrs(long n, void *arg)
 {
-	const struct self *self = arg;
+	struct self *self = arg;
+	struct vperfctr *v = self->counters.vperfctr;
 	struct perfctr_sum_ctrs sum;
 	unsigned long long acc = 0;
-	double t = now_ns();
+	double t;
 	long i;
 
+	t = now_ns();
 	for (i = 0; i < n; i++) {
-		if (vperfctr_read_ctrs(self->counters.vperfctr, &sum) < 0)
+		if (vperfctr_read_ctrs(v, &sum) < 0)
 			return -1;
-		acc += sum.pmc[self->counters.task_clock];
+		acc += sum.pmc[0];
 	}
 	t = now_ns() - t;
 	sink = acc;
 	return t;
 }
 
-static double run_read_pmc(long n, void *arg)
+static double run_read_ctrs_empty(long n, void *arg)
 {
-	const struct self *self = arg;
 	unsigned long long acc = 0;
-	double t = now_ns();
+	double t;
 	long i;
 
-	for (i = 0; i < n; i++)
-		acc += vperfctr_read_pmc(self->counters.vperfctr,
-					 self->counters.task_clock);
+	(void)arg;
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		if ((long long)opaque(i) < 0)
+			return -1;
+		acc += opaque(i);
+	}
 	t = now_ns() - t;
 	sink = acc;
-	/* Never 0 once any time has passed: 0 is a read that failed. */
-	return acc ? t : -1;
+	return t;
 }
 
 static double run_perf_read(long n, void *arg)
@@ -499,75 +622,219 @@ static double run_getpid(long n, void *arg)
 	return now_ns() - t;
 }
 
-/*
- * Measure @num against @den and print the line: "label  ratio +-spread
- * num time / den time".  Returns 0, or -1 if a side failed.
- */
-static int pair(const char *label, struct side num, struct side den,
-		struct figure *f)
+static double run_syscall_empty(long n, void *arg)
 {
-	struct side sides[2] = { num, den };
-	char fig[32], t1[16], t2[16];
+	double t = now_ns();
+	long i;
 
-	if (measure(sides, 2, MICRO_NS) < 0) {
-		fprintf(stderr, "vperfctr_bench: %s: %s\n", label,
+	(void)arg;
+	for (i = 0; i < n; i++)
+		sink = opaque(i);
+	return now_ns() - t;
+}
+
+static struct side read_side(const char *name,
+			     double (*run)(long, void *),
+			     double (*empty)(long, void *), void *arg)
+{
+	struct side s = { .name = name, .run = run, .empty = empty,
+			  .arg = arg };
+
+	return s;
+}
+
+/* Measure one or two sides of single operations. */
+static int single(struct side *sides, int count)
+{
+	if (measure(sides, count, insn_mode ? WINDOW_INSNS : MICRO_NS,
+		    insn_mode ? REPS : RUNS, 1) < 0) {
+		fprintf(stderr, "vperfctr_bench: %s: %s\n", sides[0].name,
 			strerror(errno));
 		return -1;
 	}
-	*f = ratio(&sides[0], &sides[1]);
-	printf("%-32s %s   %s / %s\n", label,
-	       fmt_figure(fig, sizeof(fig), *f),
-	       fmt_time(t1, sizeof(t1), median_of(sides[0].ns)),
-	       fmt_time(t2, sizeof(t2), median_of(sides[1].ns)));
 	return 0;
 }
 
-static int bench_single(void)
+/* A perfctr read next to its peer: one line, and the ratio's spread. */
+/* The peer's cost in the last pair(). */
+static double rdtsc_cost;
+
+static int pair(const char *label, struct side ours, struct side peer,
+		const char *peer_name, double *cost)
+{
+	struct side sides[2] = { ours, peer };
+	char r[16], sp[16];
+	double spread;
+
+	if (single(sides, 2) < 0)
+		return -1;
+	*cost = sides[0].cost;
+	rdtsc_cost = sides[1].cost;
+	if (insn_mode) {
+		line(label, sides[0].cost, peer_name, sides[1].cost);
+	} else {
+		double q = ratio_spread(&sides[0], &sides[1], &spread);
+
+		snprintf(sp, sizeof(sp), "+-%.0f%%", spread * 100);
+		line(label, sides[0].cost, peer_name, sides[1].cost);
+		printf("  %-44s %10s %s\n", "", fmt_ratio(r, sizeof(r), q), sp);
+	}
+	return 0;
+}
+
+static int one(const char *label, struct side ours, double *cost)
+{
+	if (single(&ours, 1) < 0)
+		return -1;
+	*cost = ours.cost;
+	line(label, ours.cost, NULL, 0);
+	return 0;
+}
+
+static int self_start(struct self *self, int nrhw)
+{
+	struct counting how = { .kind = KIND_VPERFCTR, .nrhw = nrhw };
+
+	if (counters_start(&self->counters, &how) < 0)
+		return -1;
+	if (!fast_read_is_mapped(self->counters.vperfctr))
+		printf("  note: the state page is not mapped or not live: the fast read is the system call\n");
+	return 0;
+}
+
+static int bench_reads(void)
 {
 	struct self self = { .perf_fd = -1 };
-	struct side rdtsc_side = { .run = run_rdtsc };
-	struct side fast_tsc = { .run = run_read_tsc, .arg = &self };
-	struct side fast_ctrs = { .run = run_read_ctrs, .arg = &self };
-	struct side fast_pmc = { .run = run_read_pmc, .arg = &self };
-	struct side perf_read = { .run = run_perf_read, .arg = &self };
-	struct side vread = { .run = run_vperfctr_read, .arg = &self };
-	struct side getpid_side = { .run = run_getpid };
-	struct figure f;
-	char r[16];
-	int err = -1;
+	struct side empty = read_side("empty", run_empty, NULL, NULL);
+	double c, perf_cost = -1, peer, task_clock_cost;
+	char what[80];
+	int k, err = -1;
+	static const int nrhw[] = { 1, 2, 4, 6 };
 
-	if (counters_start(&self.counters, COUNT_VPERFCTR, 0) < 0)
+	printf("\nReads, per read%s:\n", insn_mode ? ", in instructions" : "");
+	printf("  %-44s %10s   %-22s %10s   %s\n", "", "perfctr", "peer", "",
+	       "ratio");
+	if (self_start(&self, 0) < 0)
 		return -1;
-	if (!fast_read_is_mapped(self.counters.vperfctr))
-		printf("note: the state page is not mapped or not live: the fast read is the system call\n");
 
-	if (pair("fast read_tsc() / rdtsc", fast_tsc, rdtsc_side, &f) < 0)
+	if (pair("vperfctr_read_tsc()",
+		 read_side("read_tsc", run_read_tsc, run_empty, &self),
+		 read_side("rdtsc", run_rdtsc, run_empty, NULL),
+		 insn_mode ? "bare clock read" : "bare rdtsc", &c) < 0)
 		goto out;
-	target("fast read_tsc() <= 1.5x rdtsc", f.median <= FAST_READ_MAX,
-	       fmt_ratio(r, sizeof(r), f.median));
+	if (insn_mode) {
+		target_max("vperfctr_read_tsc() <= 20 instructions", c, 20);
+	} else {
+		snprintf(what, sizeof(what), "%.2fx", c / rdtsc_cost);
+		target("fast read_tsc() <= 1.5x rdtsc", c <= 1.5 * rdtsc_cost,
+		       what);
+	}
+	if (have_pmu) {
+		self.index = self.counters.cycles;
+		if (pair("vperfctr_read_pmc(), the cycle counter",
+			 read_side("read_pmc", run_read_pmc, run_empty, &self),
+			 empty, NULL, &c) < 0)
+			goto out;
+		if (insn_mode)
+			target_max("vperfctr_read_pmc(), cycles <= 25", c, 25);
+	}
+	self.index = self.counters.task_clock;
+	if (one("vperfctr_read_pmc(), task-clock",
+		read_side("read_pmc", run_read_pmc, run_empty, &self), &c) < 0)
+		goto out;
+	if (insn_mode)
+		target_max("vperfctr_read_pmc(), task-clock <= 35", c, 35);
+	task_clock_cost = c;
+	self.index = self.counters.faults;
+	if (one("vperfctr_read_pmc(), page-faults",
+		read_side("read_pmc", run_read_pmc, run_empty, &self), &c) < 0)
+		goto out;
+	if (insn_mode)
+		target_max("vperfctr_read_pmc(), page-faults <= 20", c, 20);
 
+	/* The system calls, beside perf's read() of one event. */
 	if (perf_failure[0]) {
-		printf("%-32s not measured: %s\n", "perf read() / fast read",
-		       perf_failure);
-		target("perf read() >= 50x fast read_pmc()", 0,
-		       "not measured");
+		printf("  perf read() not measured: %s\n", perf_failure);
 	} else {
 		self.perf_fd = perf_open(PERF_COUNT_SW_TASK_CLOCK, 0);
-		if (self.perf_fd < 0 ||
-		    pair("perf read() / fast read_ctrs()", perf_read,
-			 fast_ctrs, &f) < 0)
+		if (self.perf_fd < 0)
 			goto out;
-		/* One event against one counter: the like-for-like pair. */
-		if (pair("perf read() / fast read_pmc()", perf_read, fast_pmc,
-			 &f) < 0)
-			goto out;
-		target("perf read() >= 50x fast read_pmc()",
-		       f.median >= PERF_READ_MIN,
-		       fmt_ratio(r, sizeof(r), f.median));
 	}
+	{
+		struct side sides[3] = {
+			read_side("vperfctr_read", run_vperfctr_read,
+				  run_syscall_empty, &self),
+			read_side("getpid", run_getpid, run_syscall_empty,
+				  NULL),
+			read_side("perf read", run_perf_read,
+				  run_syscall_empty, &self),
+		};
+		int count = perf_failure[0] ? 2 : 3;
 
-	if (pair("vperfctr_read() / getpid()", vread, getpid_side, &f) < 0)
+		if (single(sides, count) < 0)
+			goto out;
+		c = sides[0].cost;
+		peer = count == 3 ? sides[2].cost : -1;
+		perf_cost = peer;
+		line(have_pmu ? "vperfctr_read(), TSC + cycles + task-clock" :
+			"vperfctr_read(), TSC + task-clock + cs", c,
+		     count == 3 ? "perf read(), task-clock" : "getpid()",
+		     count == 3 ? peer : sides[1].cost);
+		line("getpid()", sides[1].cost, NULL, 0);
+	}
+	if (!insn_mode && perf_cost >= 0) {
+		snprintf(what, sizeof(what), "%.0fx",
+			 perf_cost / task_clock_cost);
+		target("perf read() >= 50x fast read_pmc()",
+		       perf_cost >= 50 * task_clock_cost, what);
+	}
+	if (insn_mode) {
+		target_max("vperfctr_read() <= 600 instructions", c, 600);
+		if (perf_cost >= 0)
+			target_max("vperfctr_read() <= perf read()", c,
+				   rounded(perf_cost));
+		else
+			target("vperfctr_read() <= perf read()", 0,
+			       "perf not measured");
+	}
+	if (self.perf_fd >= 0)
+		close(self.perf_fd);
+	self.perf_fd = -1;
+	counters_stop(&self.counters);
+
+	if (!have_pmu) {
+		err = 0;
 		goto out;
+	}
+	/* read_ctrs() as the control grows. */
+	for (k = 0; k < 4; k++) {
+		if (self_start(&self, nrhw[k]) < 0)
+			goto out;
+		snprintf(what, sizeof(what),
+			 "vperfctr_read_ctrs(), TSC + %d counter%s", nrhw[k],
+			 nrhw[k] > 1 ? "s" : "");
+		if (one(what, read_side("read_ctrs", run_read_ctrs,
+					run_read_ctrs_empty, &self), &c) < 0)
+			goto out;
+		if (insn_mode) {
+			char t[80];
+
+			snprintf(t, sizeof(t), "vperfctr_read_ctrs(), %d <= 30 + 15 x %d",
+				 nrhw[k], nrhw[k]);
+			target_max(t, c, 30 + 15 * nrhw[k]);
+		}
+		if (k == 3) {
+			self.index = 1;
+			if (one("vperfctr_read_pmc(), an event counter",
+				read_side("read_pmc", run_read_pmc, run_empty,
+					  &self), &c) < 0)
+				goto out;
+			if (insn_mode)
+				target_max("vperfctr_read_pmc(), event counter <= 25",
+					   c, 25);
+		}
+		counters_stop(&self.counters);
+	}
 	err = 0;
 out:
 	if (self.perf_fd >= 0)
@@ -578,7 +845,6 @@ out:
 
 /* --- Processes ----------------------------------------------------------- */
 
-/* Send or receive one byte; 0 or -1. */
 static int put(int fd)
 {
 	char c = 0;
@@ -603,13 +869,13 @@ static int reap(pid_t pid)
 }
 
 /*
- * @n round trips between this process and a child, both counting the
- * same way, each with counters of its own started after the fork.  The
+ * @n round trips between this process and a child, both counting as
+ * @arg says, each with counters of its own started after the fork.  The
  * clock starts once both are counting.
  */
 static double run_ping_pong(long n, void *arg)
 {
-	enum counting how = *(const enum counting *)arg;
+	const struct counting *how = arg;
 	int down[2], up[2], ok;
 	struct counters c;
 	double t = 0;
@@ -628,7 +894,7 @@ static double run_ping_pong(long n, void *arg)
 	if (pid == 0) {
 		close(down[1]);
 		close(up[0]);
-		if (counters_start(&c, how, 0) < 0 || put(up[1]) < 0)
+		if (counters_start(&c, how) < 0 || put(up[1]) < 0)
 			_exit(1);
 		for (i = 0; i < n; i++)
 			if (get(down[0]) < 0 || put(up[1]) < 0)
@@ -637,7 +903,7 @@ static double run_ping_pong(long n, void *arg)
 	}
 	close(down[0]);
 	close(up[1]);
-	ok = pid > 0 && counters_start(&c, how, 0) == 0;
+	ok = pid > 0 && counters_start(&c, how) == 0;
 	if (ok) {
 		ok = get(up[0]) == 0;
 		t = now_ns();
@@ -646,7 +912,6 @@ static double run_ping_pong(long n, void *arg)
 		t = now_ns() - t;
 		counters_stop(&c);
 	}
-	/* Closing the pipes ends a child still waiting for us. */
 	close(down[1]);
 	close(up[0]);
 	if (pid > 0 && reap(pid) < 0)
@@ -654,24 +919,99 @@ static double run_ping_pong(long n, void *arg)
 	return ok ? t : -1;
 }
 
+/* A process that counts as @how says and waits; its pid, or -1. */
+static pid_t bystander_start(const struct counting *how, int *stop_fd)
+{
+	int p[2], ready[2];
+	struct counters c;
+	pid_t pid;
+	char x;
+
+	if (pipe(p) < 0)
+		return -1;
+	if (pipe(ready) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		close(ready[0]);
+		if (counters_start(&c, how) < 0)
+			_exit(1);
+		put(ready[1]);
+		/* Until the parent closes its end. */
+		while (read(p[0], &x, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	close(ready[1]);
+	if (pid < 0 || get(ready[0]) < 0) {
+		close(p[1]);
+		close(ready[0]);
+		if (pid > 0)
+			reap(pid);
+		return -1;
+	}
+	close(ready[0]);
+	*stop_fd = p[1];
+	return pid;
+}
+
+static int bystander_stop(pid_t pid, int stop_fd)
+{
+	close(stop_fd);
+	return reap(pid);
+}
+
+struct fork_arg {
+	struct counting how;
+	int threads;			/* the child's, itself included */
+};
+
+static void *thread_exit(void *arg)
+{
+	return arg;
+}
+
+/* The child: @threads - 1 threads of its own, created and joined. */
+static void child_threads(int threads)
+{
+	pthread_t t[16];
+	int i;
+
+	for (i = 0; i < threads - 1; i++)
+		if (pthread_create(&t[i], NULL, thread_exit, NULL))
+			_exit(1);
+	for (i = 0; i < threads - 1; i++)
+		if (pthread_join(t[i], NULL))
+			_exit(1);
+	_exit(0);
+}
+
 /* @n children forked, exited and reaped, under counters they inherit. */
 static double run_fork_exit(long n, void *arg)
 {
-	enum counting how = *(const enum counting *)arg;
+	const struct fork_arg *fa = arg;
+	struct counting how = fa->how;
 	struct counters c;
 	int ok = 1;
 	double t;
 	pid_t pid;
 	long i;
 
-	if (counters_start(&c, how, 1) < 0)
+	how.inherit = 1;
+	if (counters_start(&c, &how) < 0)
 		return -1;
 	fflush(stdout);
 	t = now_ns();
 	for (i = 0; i < n && ok; i++) {
 		pid = fork();
 		if (pid == 0)
-			_exit(0);
+			child_threads(fa->threads);
 		ok = pid > 0 && reap(pid) == 0;
 	}
 	t = now_ns() - t;
@@ -680,62 +1020,219 @@ static double run_fork_exit(long n, void *arg)
 }
 
 /*
- * One line: vperfctr's overhead and perf's on the same work without
- * counters, and whether vperfctr's is the smaller.  Returns 0, or -1 if
- * a side failed.
+ * Overheads of @count sides of one kind of work over the first, which
+ * counts nothing.  The perf side, if any, is last: every other side
+ * pauses first, out of perf's window.  Returns 0, or -1.
  */
-static int overheads(const char *label, const char *what,
-		     double (*run)(long n, void *arg))
+static int overheads(struct side *sides, int count, double target_t,
+		     int reps, int single_ops)
 {
-	static const enum counting how[NR_COUNTINGS] = {
-		COUNT_NONE, COUNT_VPERFCTR, COUNT_PERF,
-	};
-	/* Without perf, vperfctr still gets its figure. */
-	int i, count = perf_failure[0] ? COUNT_PERF : NR_COUNTINGS;
-	char a[32], b[32], t[16], cmp[64], r1[16], r2[16];
-	struct side sides[NR_COUNTINGS];
-	struct figure fv, fp;
-	int overlap;
+	int i;
 
-	memset(sides, 0, sizeof(sides));
-	for (i = 0; i < NR_COUNTINGS; i++) {
-		sides[i].run = run;
-		sides[i].arg = (void *)&how[i];
-	}
-	if (measure(sides, count, MACRO_NS) < 0) {
-		fprintf(stderr, "vperfctr_bench: %s: %s\n", label,
+	for (i = 0; i < count; i++)
+		if (!sides[i].pause_ns)
+			sides[i].pause_ns = PERF_SCHED_PAUSE_NS;
+	if (measure(sides, count, target_t, reps, single_ops) < 0) {
+		fprintf(stderr, "vperfctr_bench: %s: %s\n", sides[0].name,
 			strerror(errno));
 		return -1;
 	}
+	return 0;
+}
 
-	fv = ratio(&sides[COUNT_VPERFCTR], &sides[COUNT_NONE]);
-	fmt_figure(a, sizeof(a), fv);
-	fmt_time(t, sizeof(t), median_of(sides[COUNT_NONE].ns));
-	if (count < NR_COUNTINGS) {
-		printf("%-16s vperfctr / none %s   perf: %s   none %s\n",
-		       label, a, perf_failure, t);
-		target(what, 0, "perf not measured");
-		return 0;
+/* Ratio mode: a side's cost over the base's, with the spread. */
+static void print_ratio_line(const char *label, const struct side *s,
+			     const struct side *base)
+{
+	char a[32], b[32], r[16];
+	double spread, q = ratio_spread(s, base, &spread);
+
+	printf("  %-44s %10s   over %10s   %s +-%.0f%%\n", label,
+	       fmt_cost(a, sizeof(a), s->cost),
+	       fmt_cost(b, sizeof(b), base->cost),
+	       fmt_ratio(r, sizeof(r), q), spread * 100);
+}
+
+/* The spread of a side's costs, relative: half the IQR over the median. */
+static double spread_of(const struct side *s)
+{
+	double v[RUNS];
+	int r;
+
+	for (r = 0; r < s->reps; r++)
+		v[r] = (s->op[r] - s->loop[r]) / s->n;
+	qsort(v, s->reps, sizeof(v[0]), cmp_double);
+	return (v[s->reps - 1 - s->reps / 4] - v[s->reps / 4]) / 2 /
+	       v[s->reps / 2];
+}
+
+static int bench_switches(void)
+{
+	struct counting none = { .kind = KIND_NONE },
+			ours = { .kind = KIND_VPERFCTR },
+			theirs = { .kind = KIND_PERF };
+	struct counting grow[4] = {
+		{ .kind = KIND_VPERFCTR, .nrhw = 1 },
+		{ .kind = KIND_VPERFCTR, .nrhw = 2 },
+		{ .kind = KIND_VPERFCTR, .nrhw = 4 },
+		{ .kind = KIND_VPERFCTR, .nrhw = 6 },
+	};
+	struct side s[3] = {
+		{ .name = "none", .run = run_ping_pong, .arg = &none },
+		{ .name = "perfctr", .run = run_ping_pong, .arg = &ours },
+		{ .name = "perf", .run = run_ping_pong, .arg = &theirs },
+	};
+	int count = perf_failure[0] ? 2 : 3, i, stop_fd;
+	double target_t = insn_mode ? SWITCH_INSNS : MACRO_NS;
+	int reps = insn_mode ? REPS : RUNS;
+	double ov, perf_ov;
+	char a[80];
+	pid_t pid;
+
+	printf("\nContext switches, per pipe round trip (two switches)%s:\n",
+	       insn_mode ? ", in instructions" : "");
+	if (overheads(s, count, target_t, reps, 0) < 0)
+		return -1;
+	ov = s[1].cost - s[0].cost;
+	perf_ov = count == 3 ? s[2].cost - s[0].cost : -1;
+	line("without counters", s[0].cost, NULL, 0);
+	if (insn_mode) {
+		line(have_pmu ? "overhead: TSC + cycles + task-clock + faults" :
+			"overhead: TSC + cs + task-clock + faults",
+		     ov, count == 3 ? "perf task-clock + cs" : NULL, perf_ov);
+		target_max("switch overhead <= 400 instructions", ov, 400);
+	} else {
+		print_ratio_line("perfctr / none", &s[1], &s[0]);
+		if (count == 3) {
+			print_ratio_line("perf / none", &s[2], &s[0]);
+			snprintf(a, sizeof(a), "%.2fx vs %.2fx",
+				 s[1].cost / s[0].cost, s[2].cost / s[0].cost);
+			target("pipe round trip: perfctr below perf",
+			       ov < perf_ov, a);
+		}
 	}
-	fp = ratio(&sides[COUNT_PERF], &sides[COUNT_NONE]);
-	fmt_figure(b, sizeof(b), fp);
-	printf("%-16s vperfctr / none %s   perf / none %s   none %s\n",
-	       label, a, b, t);
-	/* Closer than their spreads, the two are not told apart. */
-	overlap = fv.median * (1 + fv.spread) >= fp.median * (1 - fp.spread) &&
-		  fp.median * (1 + fp.spread) >= fv.median * (1 - fv.spread);
-	snprintf(cmp, sizeof(cmp), "%s %s %s%s",
-		 fmt_ratio(r1, sizeof(r1), fv.median),
-		 fv.median < fp.median ? "<" : ">=",
-		 fmt_ratio(r2, sizeof(r2), fp.median),
-		 overlap ? ", within the spread" : "");
-	target(what, fv.median < fp.median, cmp);
+
+	/* As the control grows. */
+	if (have_pmu && insn_mode) {
+		for (i = 0; i < 4; i++) {
+			struct side g[2] = {
+				{ .name = "none", .run = run_ping_pong,
+				  .arg = &none },
+				{ .name = "perfctr", .run = run_ping_pong,
+				  .arg = &grow[i] },
+			};
+
+			if (overheads(g, 2, target_t, reps, 0) < 0)
+				return -1;
+			snprintf(a, sizeof(a), "overhead: TSC + %d counter%s",
+				 grow[i].nrhw, grow[i].nrhw > 1 ? "s" : "");
+			line(a, g[1].cost - g[0].cost, NULL, 0);
+		}
+	}
+
+	/* Two processes without counters, beside a third with them. */
+	{
+		struct side base = { .name = "none", .run = run_ping_pong,
+				     .arg = &none };
+		struct side by[2];
+		const struct counting *bys[2] = { &ours, &theirs };
+
+		for (i = 0; i < count - 1; i++) {
+			pid = bystander_start(bys[i], &stop_fd);
+			if (pid < 0)
+				return -1;
+			by[i] = base;
+			/*
+			 * The base was timed out of perf's window; with a
+			 * perf bystander this side is in it, as it should.
+			 */
+			by[i].pause_ns = i ? 1 : PERF_SCHED_PAUSE_NS;
+			if (overheads(&by[i], 1, target_t, reps, 0) < 0 ||
+			    bystander_stop(pid, stop_fd) < 0)
+				return -1;
+		}
+		line("no counters, next to a process with perfctr",
+		     by[0].cost - s[0].cost,
+		     count == 3 ? "next to perf events" : NULL,
+		     count == 3 ? by[1].cost - s[0].cost : 0);
+		if (insn_mode)
+			target_max("no counters, next to perfctr: pays 0",
+				   by[0].cost - s[0].cost, 0);
+	}
+	return 0;
+}
+
+static int bench_forks(void)
+{
+	static const int threads[] = { 1, 8 };
+	int count = perf_failure[0] ? 2 : 3, i, j;
+	double target_t = insn_mode ? FORK_INSNS * 4 : MACRO_NS;
+	int reps = insn_mode ? FORK_REPS : RUNS;
+	char label[80], how[80];
+
+	printf("\nfork + exit + wait, per child%s:\n",
+	       insn_mode ? ", in instructions" : "");
+	for (j = 0; j < 2; j++) {
+		struct fork_arg fa[3] = {
+			{ { .kind = KIND_NONE }, threads[j] },
+			{ { .kind = KIND_VPERFCTR }, threads[j] },
+			{ { .kind = KIND_PERF }, threads[j] },
+		};
+		struct side s[3];
+		double ov, perf_ov;
+
+		for (i = 0; i < 3; i++) {
+			memset(&s[i], 0, sizeof(s[i]));
+			s[i].name = "fork";
+			s[i].run = run_fork_exit;
+			s[i].arg = &fa[i];
+			/* Out of perf's window, and after the last frees. */
+			s[i].pause_ns = i < 2 ? PERF_SCHED_PAUSE_NS :
+						RCU_PAUSE_NS;
+		}
+		if (overheads(s, count, target_t, reps, 0) < 0)
+			return -1;
+		ov = s[1].cost - s[0].cost;
+		perf_ov = count == 3 ? s[2].cost - s[0].cost : -1;
+		snprintf(label, sizeof(label), "without counters, %d thread%s",
+			 threads[j], threads[j] > 1 ? "s" : "");
+		line(label, s[0].cost, NULL, 0);
+		if (!insn_mode) {
+			print_ratio_line("perfctr / none", &s[1], &s[0]);
+			if (count == 3) {
+				print_ratio_line("perf / none", &s[2], &s[0]);
+				if (j == 0) {
+					snprintf(how, sizeof(how),
+						 "%.2fx vs %.2fx",
+						 s[1].cost / s[0].cost,
+						 s[2].cost / s[0].cost);
+					target("fork+exit: perfctr below perf",
+					       ov < perf_ov, how);
+				}
+			}
+			continue;
+		}
+		snprintf(label, sizeof(label), "overhead, inherited, +-%.1f%%",
+			 spread_of(&s[1]) * 100);
+		line(label, ov, count == 3 ? "perf inherited" : NULL, perf_ov);
+		if (count < 3) {
+			target("fork overhead <= half of perf's", 0,
+			       "perf not measured");
+		} else {
+			snprintf(label, sizeof(label),
+				 "fork overhead, %d thread%s, <= perf's / 2",
+				 threads[j], threads[j] > 1 ? "s" : "");
+			snprintf(how, sizeof(how), "%.0f vs %.0f / 2",
+				 rounded(ov), rounded(perf_ov));
+			target(label, ov <= perf_ov / 2, how);
+		}
+	}
 	return 0;
 }
 
 /* --- main ---------------------------------------------------------------- */
 
-int main(void)
+int main(int argc, char **argv)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long cpu = cpus > 0 ? cpus - 1 : 0;
@@ -743,38 +1240,58 @@ int main(void)
 	cpu_set_t set;
 	int i, fd;
 
-	/* The last CPU: see the comment at the top. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--instructions")) {
+			insn_mode = 1;
+		} else {
+			fprintf(stderr, "usage: vperfctr_bench [--instructions]\n");
+			return 2;
+		}
+	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
 		perror("vperfctr_bench: sched_setaffinity");
 		return 1;
 	}
-	/* A child that died must fail a write to it, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
-	/* Find out once whether perf can be compared with at all. */
+	if (perfctr_info_read(&info) < 0) {
+		perror("vperfctr_bench: perfctr_info_read");
+		return 1;
+	}
+	have_pmu = info.nrctrs + info.nrfixed > 0 &&
+		   (info.cpu_features & PERFCTR_FEATURE_RDPMC);
 	fd = perf_open(PERF_COUNT_SW_TASK_CLOCK, 1);
 	if (fd >= 0)
 		close(fd);
 
 	uname(&uts);
-	printf("perfctr bench: Linux %s, %ld CPUs, all on CPU %ld, %d runs of each:\n"
-	       "median ratio +- half its interquartile range, then median times per operation\n",
-	       uts.release, cpus, cpu, RUNS);
+	if (insn_mode)
+		printf("perfctr bench: Linux %s, %ld CPU%s, all on CPU %ld; costs in instructions\n"
+		       "(one per ns of this clock), loops subtracted; reads: the least of %d\n"
+		       "timings, each shorter than a tick; switches: the median of %d, forks: of %d\n",
+		       uts.release, cpus, cpus > 1 ? "s" : "", cpu, REPS, REPS,
+		       FORK_REPS);
+	else
+		printf("perfctr bench: Linux %s, %ld CPUs, all on CPU %ld, %d runs of each:\n"
+		       "median times per operation, loops subtracted, and the median ratio +- half\n"
+		       "its interquartile range\n",
+		       uts.release, cpus, cpu, RUNS);
 	fflush(stdout);
 
-	if (bench_single() < 0)
+	if (bench_reads() < 0)
 		return 1;
 	fflush(stdout);
-	if (overheads("pipe round trip", "pipe round trip: vperfctr below perf",
-		      run_ping_pong) < 0)
+	if (bench_switches() < 0)
 		return 1;
 	fflush(stdout);
-	if (overheads("fork+exit", "fork+exit: vperfctr below perf",
-		      run_fork_exit) < 0)
+	if (bench_forks() < 0)
 		return 1;
 
+	printf("\n");
 	for (i = 0; i < nr_targets; i++)
 		printf("%s\n", targets[i]);
+	printf("targets: %d of %d met\n", nr_targets - targets_missed,
+	       nr_targets);
 	return 0;
 }

@@ -182,9 +182,13 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
+	perfctr->live_pmcs = 0;
+
 	vperfctr_write_begin(kstate);
 	state->cstatus = vperfctr_cstatus(cc);
 	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	kstate->live = 0;
+	kstate->nrsums = nrctrs;
 	if (!cc->tsc_on)
 		state->tsc_sum = 0;
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
@@ -193,6 +197,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 
 		if (!(control->preserve & BIT(i)))
 			pmc->sum = 0;
+		else if (pmc->sum && i >= kstate->nrsums)
+			kstate->nrsums = i + 1;
 		pmc->map = map;
 		pmc->start = 0;
 		pmc->width = 0;
@@ -201,10 +207,13 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		if (vperfctr_map_is_software(map)) {
 			pmc->width = 64;
 			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
+			if (vperfctr_map_is_task_clock(map))
+				perfctr->live_pmcs |= BIT(i);
 		} else {
 			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);
 			perfctr->nrhw++;
+			perfctr->live_pmcs |= BIT(i);
 		}
 	}
 	vperfctr_load_ireset(perfctr);

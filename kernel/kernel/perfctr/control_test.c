@@ -158,6 +158,33 @@ static void control_resets_sums_except_preserved(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
 	KUNIT_EXPECT_EQ(test, state->pmc[31].sum, 7);
 	KUNIT_EXPECT_EQ(test, ctx->perfctr->control.preserve, BIT(1) | BIT(31));
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->kstate->nrsums, 32);
+}
+
+/* nrsums covers the control's counters and every non-zero sum kept. */
+static void nrsums_bounds_the_sums_that_may_be_nonzero(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(&control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control.cpu_control.nractrs = 2;
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
+
+	/* A kept sum of 0 needs no reading; a kept non-zero one does. */
+	kstate->cpu_state.pmc[5].sum = 9;
+	control.preserve = BIT(5) | BIT(7);
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, kstate->nrsums, 6);
+
+	control.preserve = 0;
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[5].sum, 0);
 }
 
 static void sample_interval_follows_width_and_clock(struct kunit *test)
@@ -196,6 +223,7 @@ static struct kunit_case perfctr_control_cases[] = {
 	KUNIT_CASE(check_control_rejects_entries_beyond_counters),
 	KUNIT_CASE(control_keeps_tsc_sum_unless_tsc_turned_off),
 	KUNIT_CASE(control_resets_sums_except_preserved),
+	KUNIT_CASE(nrsums_bounds_the_sums_that_may_be_nonzero),
 	KUNIT_CASE(sample_interval_follows_width_and_clock),
 	{}
 };

@@ -6,9 +6,12 @@
  * does both without the thread noticing.  Every change to the page is
  * made inside its sequence count, so a reader never sees one half done.
  */
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/hrtimer.h>
+#include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/perfctr_pmu.h>
 
 #include "internal.h"
@@ -38,6 +41,23 @@ static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
 	       (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK));
 }
 
+/*
+ * What a reader of the page must compute live while the counters run:
+ * the TSC, and the hardware and task-clock counters among the running
+ * ones; the other software counters' sums are kept current.
+ */
+static u64 vperfctr_live(const struct vperfctr *perfctr, u32 cstatus)
+{
+	u64 live = perfctr->live_pmcs &
+		   (BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
+
+	if (perfctr_cstatus_has_tsc(cstatus))
+		live |= VPERFCTR_LIVE_TSC;
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		live |= VPERFCTR_LIVE_RDPMC;
+	return live;
+}
+
 /**
  * vperfctr_suspend - stop counting and fold the counts into the sums
  * @perfctr: a state whose counters run on this CPU
@@ -57,7 +77,11 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	u64 tsc = 0;
 	u32 ovf = 0;
 
-	if (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK))
+	/*
+	 * Armed only for an i-mode task-clock, on this CPU, whose interrupts
+	 * are off: queued or not, its callback cannot be running.
+	 */
+	if (hrtimer_is_queued(&perfctr->itimer))
 		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
 	if (vperfctr_needs_tsc(perfctr, cstatus))
@@ -89,6 +113,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	if (perfctr_cstatus_has_tsc(cstatus))
 		state->tsc_sum += tsc - state->tsc_start;
 	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
+	kstate->live = 0;
 	vperfctr_write_end(kstate);
 	return ovf;
 }
@@ -129,6 +154,7 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	if (perfctr->nrhw && nrctrs)
 		arch_perfctr_enable(state, &perfctr->control.cpu_control);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
+	kstate->live = vperfctr_live(perfctr, cstatus);
 	vperfctr_write_end(kstate);
 
 	itimer_ns = vperfctr_itimer_ns(perfctr);
@@ -194,4 +220,41 @@ void vperfctr_get_sums(const struct vperfctr *perfctr,
 	sum->tsc = state->tsc_sum;
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++)
 		sum->pmc[i] = state->pmc[i].sum;
+}
+
+/**
+ * vperfctr_get_live_sums - the sums as of now, the counters left running
+ * @perfctr: a state whose counters run on this CPU, without i-mode ones
+ * @sum: where to put them
+ *
+ * What a sample followed by vperfctr_get_sums() gives, computed as the
+ * fast read computes it: the page, the hardware and the running counters
+ * are left alone.  Interrupts off on the owner's CPU.
+ */
+void vperfctr_get_live_sums(const struct vperfctr *perfctr,
+			    struct perfctr_sum_ctrs *sum)
+{
+	const struct vperfctr_state *kstate = perfctr->kstate;
+	const struct perfctr_cpu_state *state = &kstate->cpu_state;
+	unsigned int i, n = min(kstate->nrsums, PERFCTR_MAX_NRCTRS);
+	u64 live = kstate->live, tsc = 0;
+
+	/* Only the first nrsums sums can be other than 0, and be live. */
+	memset(sum, 0, sizeof(*sum));
+	if (live)
+		tsc = arch_perfctr_read_tsc();
+	sum->tsc = state->tsc_sum;
+	if (live & VPERFCTR_LIVE_TSC)
+		sum->tsc += tsc - state->tsc_start;
+	for (i = 0; i < n; i++) {
+		const struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u64 value = pmc->sum;
+
+		if (live & BIT_ULL(i) && vperfctr_map_is_task_clock(pmc->map))
+			value += vperfctr_tsc_to_ns(tsc - pmc->start);
+		else if (live & BIT_ULL(i))
+			value += (arch_perfctr_read_counter(pmc->map) -
+				  pmc->start) & vperfctr_width_mask(pmc->width);
+		sum->pmc[i] = value;
+	}
 }

@@ -168,6 +168,81 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->user_read_calls, calls);
 }
 
+/*
+ * The page's live word names exactly what a reader computes live: the
+ * TSC, hardware counters and task-clock while they run, with the right
+ * to read the hardware; nothing once suspended, and only the TSC once
+ * an interrupt-mode overflow has stopped the counters.
+ */
+static void live_names_what_runs_and_nothing_else(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	cc->tsc_on = 1;
+	cc->nractrs = 3;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
+	sw_control(control, 2, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, kstate->live,
+			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC |
+			BIT(0) | BIT(1));
+
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+
+	/* An overflow stops the counters: only the TSC runs on. */
+	vperfctr_overflow(ctx->perfctr, 0);
+	vperfctr_resume(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->live,
+			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC);
+}
+
+/*
+ * The owner's read computes the sums in place, from the page and the
+ * running counters: the same sums a sample would fold, the page and the
+ * counters left as they were.
+ */
+static void live_sums_are_what_a_sample_gives(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	struct perfctr_sum_ctrs live, sampled;
+	u32 seq;
+
+	use_fake_pmu(test, 32);
+	cc->tsc_on = 1;
+	cc->nractrs = 3;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
+	sw_control(control, 2, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	ctx->tsc = 1000;
+	ctx->hw[1] = 0xfffffff0;
+	start_control(test, ctx->perfctr, control);
+	kstate->cpu_state.pmc[2].sum = 7;
+	ctx->tsc = 4000;
+	fake_count(ctx, 1, 0x20);	/* wraps at 32 bits */
+
+	seq = kstate->seq;
+	vperfctr_get_live_sums(ctx->perfctr, &live);
+	KUNIT_EXPECT_EQ(test, kstate->seq, seq);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[0].start, 0xfffffff0);
+
+	vperfctr_sample(ctx->perfctr);
+	vperfctr_get_sums(ctx->perfctr, &sampled);
+	KUNIT_EXPECT_EQ(test, live.tsc, 3000);
+	KUNIT_EXPECT_EQ(test, live.pmc[0], 0x20);
+	KUNIT_EXPECT_EQ(test, live.pmc[2], 7);
+	KUNIT_EXPECT_MEMEQ(test, &live, &sampled, sizeof(live));
+}
+
 static void sampling_timer_samples_when_it_expires(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
@@ -239,6 +314,8 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(hw_counter_delta_is_modular_at_counter_width),
 	KUNIT_CASE(hw_counter_wraps_at_48_bits),
 	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
+	KUNIT_CASE(live_names_what_runs_and_nothing_else),
+	KUNIT_CASE(live_sums_are_what_a_sample_gives),
 	KUNIT_CASE(sampling_timer_samples_when_it_expires),
 	KUNIT_CASE(resume_on_forbidden_cpu_stops_and_flags_sigill),
 	{}

@@ -42,6 +42,8 @@
  *		perfctr_set_cpus_allowed(), which runs under the runqueue lock
  * @nrhw:	how many of the control's counters are hardware counters
  * @sw_events:	bit mask of the software events the control counts
+ * @live_pmcs:	the control's counters that a reader computes live while
+ *		they run: hardware counters and task-clock
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
@@ -75,6 +77,7 @@ struct vperfctr {
 
 	u32				nrhw;
 	u32				sw_events;
+	u32				live_pmcs;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;
@@ -124,6 +127,8 @@ void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf);
 void vperfctr_stop(struct vperfctr *perfctr);
 void vperfctr_get_sums(const struct vperfctr *perfctr,
 		       struct perfctr_sum_ctrs *sum);
+void vperfctr_get_live_sums(const struct vperfctr *perfctr,
+			    struct perfctr_sum_ctrs *sum);
 
 static inline bool vperfctr_is_oncpu(const struct vperfctr *perfctr)
 {

@@ -34,7 +34,7 @@
  * and 2.7 used major 5 with native C types.
  */
 #define PERFCTR_ABI_MAJOR	6
-#define PERFCTR_ABI_MINOR	1
+#define PERFCTR_ABI_MINOR	2
 #define PERFCTR_ABI_VERSION	((PERFCTR_ABI_MAJOR << 16) | PERFCTR_ABI_MINOR)
 
 /* Most counters one control can describe (x86: GP + fixed; arm64: 31+1). */
@@ -237,6 +237,20 @@ struct perfctr_cpu_state {
 #define VPERFCTR_STATE_RDPMC	0x10
 
 /*
+ * vperfctr_state.live (ABI 6.2): what runs now and must be read live.
+ * Bit i (below PERFCTR_MAX_NRCTRS): pmc[i] is a hardware counter or
+ * task-clock counting now, whose value is computed from start as the
+ * comment above struct perfctr_cpu_state says; with the bit clear, its
+ * value is its sum.  VPERFCTR_LIVE_TSC: the TSC counts now, its value
+ * tsc_sum + (tsc_now - tsc_start).  VPERFCTR_LIVE_RDPMC: the owner may
+ * read its live hardware counters in user mode (VPERFCTR_STATE_RDPMC).
+ * The bits are set only while the owner runs (ONCPU), so a reader needs
+ * no other field to know which values are live.
+ */
+#define VPERFCTR_LIVE_TSC	(1ULL << 32)
+#define VPERFCTR_LIVE_RDPMC	(1ULL << 33)
+
+/*
  * The page seen through mmap() on a vperfctr file descriptor: read-only,
  * one page, offset 0.  The kernel makes 'seq' odd while it updates the
  * page and even again when done; a reader that sees 'seq' odd or changed
@@ -250,7 +264,10 @@ struct vperfctr_state {
 	__u32 flags;
 	__u32 time_mult;	/* TSC ticks to ns: (ticks * mult) >> shift */
 	__u32 time_shift;
-	__u64 _reserved0[3];
+	__u64 live;		/* VPERFCTR_LIVE_* and a bit per live counter */
+	__u32 nrsums;		/* cpu_state.pmc[i].sum is 0 for i >= nrsums */
+	__u32 _reserved0;
+	__u64 _reserved1;
 	struct perfctr_cpu_state cpu_state;
 };
 
