@@ -126,7 +126,7 @@ static inline __u64 read_tsc_ordered(void)
 
 /*
  * Hardware counter @map of this CPU, as its owner reads it while the
- * page grants VPERFCTR_LIVE_RDPMC: rdpmc on x86, on arm64 the cycle
+ * page has its bit in 'live': rdpmc on x86, on arm64 the cycle
  * counter or the event counter that PMSELR_EL0 selects.
  */
 #if defined(__x86_64__)
@@ -236,7 +236,7 @@ struct page_snap {
  * runs, the TSC and task-clock have their live part added; every other
  * software counter is current in its sum.  A live hardware counter can
  * be read only by its owner, on the CPU it counts on: with @own (the
- * caller owns the page) and VPERFCTR_LIVE_RDPMC its live part is added,
+ * caller owns the page) and its bit in 'live', its live part is added,
  * as the fast read and the owner's vperfctr_read() compute it; otherwise
  * its sum is taken as it is (it only grows too).
  *
@@ -257,7 +257,6 @@ static inline bool __page_read(const struct vperfctr_state *s,
 		__u32 shift = READ_ONCE(s->time_shift);
 		__u64 lbits = READ_ONCE(s->live);
 		bool live = flags & VPERFCTR_STATE_ONCPU;
-		bool hw = own && (lbits & VPERFCTR_LIVE_RDPMC);
 		unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 		__u64 now = read_tsc_ordered();
 
@@ -278,7 +277,7 @@ static inline bool __page_read(const struct vperfctr_state *s,
 			if (map == TASK_CLOCK_MAP && shift < 64) {
 				snap->pmc[i] += ticks_to_ns(now - READ_ONCE(pmc->start),
 							    mult, shift);
-			} else if (hw && !(map & PERFCTR_MAP_SOFTWARE) &&
+			} else if (own && !(map & PERFCTR_MAP_SOFTWARE) &&
 				   ((lbits >> i) & 1)) {
 				width = READ_ONCE(pmc->width);
 				snap->pmc[i] += (read_hw_counter(map) -

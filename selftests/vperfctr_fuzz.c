@@ -1813,7 +1813,7 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 		return;
 	}
 	/* Live are the control's counters, the TSC and user reads only. */
-	if ((READ_ONCE(s->live) & ~(VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC)) >>
+	if ((READ_ONCE(s->live) & ~(VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_SYSCALL)) >>
 	    n || READ_ONCE(s->nrsums) > PERFCTR_MAX_NRCTRS) {
 		violation(CK_WRITTEN_OUT, "the state page has live %#llx nrsums %u for %u counters",
 			  (unsigned long long)s->live, s->nrsums, n);

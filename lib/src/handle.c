@@ -14,6 +14,13 @@
 #include "internal.h"
 
 /*
+ * What the inline reads of a handle without its own mapped page read:
+ * a seq forever odd, as if the kernel were always rewriting it, sends
+ * them all to the out-of-line functions.
+ */
+static const struct vperfctr_state unreadable_page = { .seq = 1 };
+
+/*
  * Map the state page.  A page we cannot map is no error: reads then go
  * through the system call.  A page of a foreign ABI is.  A page older
  * than ABI 6.2 has no 'live' word: the library reads it by system call.
@@ -53,6 +60,7 @@ static struct vperfctr *wrap_fd(int fd, int is_self)
 	vperfctr = calloc(1, sizeof(*vperfctr));
 	if (!vperfctr)
 		return NULL;
+	vperfctr->fast.own = &unreadable_page;
 	vperfctr->fd = fd;
 	vperfctr->is_self = is_self;
 	if (map_state(vperfctr) < 0) {

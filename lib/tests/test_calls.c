@@ -354,11 +354,15 @@ static void init_state(struct vperfctr_state *state, __u32 flags,
 	/* As the kernel has it for hardware counters (map 0 here). */
 	state->nrsums = PERFCTR_MAX_NRCTRS;
 	if (flags & VPERFCTR_STATE_ONCPU) {
-		state->live = (1ull << perfctr_cstatus_nrctrs(cstatus)) - 1;
+		__u64 pmcs = (1ull << perfctr_cstatus_nrctrs(cstatus)) - 1;
+
+		/* Hardware counters: live where the owner may read them. */
+		if (flags & VPERFCTR_STATE_RDPMC)
+			state->live = pmcs;
+		else if (pmcs)
+			state->live = VPERFCTR_LIVE_SYSCALL;
 		if (perfctr_cstatus_has_tsc(cstatus))
 			state->live |= VPERFCTR_LIVE_TSC;
-		if (flags & VPERFCTR_STATE_RDPMC)
-			state->live |= VPERFCTR_LIVE_RDPMC;
 	}
 }
 
@@ -543,8 +547,13 @@ static void test_read_pmc(void)
 	       "read_pmc failing: 0 with errno");
 	vperfctr_close(vperfctr);
 
-	/* A running software counter: read from the page. */
-	init_state(&state, VPERFCTR_STATE_ONCPU, PERFCTR_CSTATUS_TSC_ON | 2);
+	/*
+	 * A running software counter: read from the page, beside a
+	 * hardware counter the owner may read (one it may not would send
+	 * every read to the system call).
+	 */
+	init_state(&state, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC,
+		   PERFCTR_CSTATUS_TSC_ON | 2);
 	state.cpu_state.pmc[1].map = PERFCTR_MAP_SOFTWARE |
 				     PERFCTR_SW_PAGE_FAULTS;
 	state.cpu_state.pmc[1].width = 64;

@@ -63,14 +63,16 @@ static void as_the_kernel_writes(struct vperfctr_state *p)
 		for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
 			__u32 map = p->cpu_state.pmc[i].map;
 
-			if (!(map & PERFCTR_MAP_SOFTWARE) ||
-			    map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+			/* Hardware: live where the owner may read it. */
+			if (map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK) ||
+			    (!(map & PERFCTR_MAP_SOFTWARE) &&
+			     (p->flags & VPERFCTR_STATE_RDPMC)))
 				live |= 1ull << i;
+			else if (!(map & PERFCTR_MAP_SOFTWARE))
+				live |= VPERFCTR_LIVE_SYSCALL;
 		}
 		if (perfctr_cstatus_has_tsc(cstatus))
 			live |= VPERFCTR_LIVE_TSC;
-		if (p->flags & VPERFCTR_STATE_RDPMC)
-			live |= VPERFCTR_LIVE_RDPMC;
 	}
 	p->live = live;
 }

@@ -183,6 +183,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
 	perfctr->live_pmcs = 0;
+	perfctr->hw_pmcs = 0;
 
 	vperfctr_write_begin(kstate);
 	state->cstatus = vperfctr_cstatus(cc);
@@ -213,14 +214,16 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);
 			perfctr->nrhw++;
-			perfctr->live_pmcs |= BIT(i);
+			perfctr->hw_pmcs |= BIT(i);
 		}
 	}
 	vperfctr_load_ireset(perfctr);
-	if (perfctr->nrhw && arch_perfctr_has_user_read())
+	if (perfctr->nrhw && arch_perfctr_has_user_read()) {
 		kstate->flags |= VPERFCTR_STATE_RDPMC;
-	else
+		perfctr->live_pmcs |= perfctr->hw_pmcs;
+	} else {
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	}
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
 		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;

@@ -43,18 +43,20 @@ static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
 
 /*
  * What a reader of the page must compute live while the counters run:
- * the TSC, and the hardware and task-clock counters among the running
- * ones; the other software counters' sums are kept current.
+ * the TSC, and the task-clock and user-readable hardware counters among
+ * the running ones; the other software counters' sums are kept current.
+ * Running hardware counters that user mode may not read send readers to
+ * the system call.
  */
 static u64 vperfctr_live(const struct vperfctr *perfctr, u32 cstatus)
 {
-	u64 live = perfctr->live_pmcs &
-		   (BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
+	u64 running = BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1;
+	u64 live = perfctr->live_pmcs & running;
 
+	if (perfctr->hw_pmcs & ~perfctr->live_pmcs & running)
+		live |= VPERFCTR_LIVE_SYSCALL;
 	if (perfctr_cstatus_has_tsc(cstatus))
 		live |= VPERFCTR_LIVE_TSC;
-	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-		live |= VPERFCTR_LIVE_RDPMC;
 	return live;
 }
 
@@ -238,11 +240,16 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 	const struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, n = min(kstate->nrsums, PERFCTR_MAX_NRCTRS);
 	u64 live = kstate->live, tsc = 0;
+	u32 pmcs = 0;
 
 	/* Only the first nrsums sums can be other than 0, and be live. */
 	memset(sum, 0, sizeof(*sum));
-	if (live)
+	if (live) {
 		tsc = arch_perfctr_read_tsc();
+		/* The kernel reads every hardware counter, user mode or not. */
+		pmcs = (perfctr->live_pmcs | perfctr->hw_pmcs) &
+		       (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
+	}
 	sum->tsc = state->tsc_sum;
 	if (live & VPERFCTR_LIVE_TSC)
 		sum->tsc += tsc - state->tsc_start;
@@ -250,9 +257,9 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		const struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 value = pmc->sum;
 
-		if (live & BIT_ULL(i) && vperfctr_map_is_task_clock(pmc->map))
+		if (pmcs & BIT(i) && vperfctr_map_is_task_clock(pmc->map))
 			value += vperfctr_tsc_to_ns(tsc - pmc->start);
-		else if (live & BIT_ULL(i))
+		else if (pmcs & BIT(i))
 			value += (arch_perfctr_read_counter(pmc->map) -
 				  pmc->start) & vperfctr_width_mask(pmc->width);
 		sum->pmc[i] = value;

@@ -170,9 +170,9 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 
 /*
  * The page's live word names exactly what a reader computes live: the
- * TSC, hardware counters and task-clock while they run, with the right
- * to read the hardware; nothing once suspended, and only the TSC once
- * an interrupt-mode overflow has stopped the counters.
+ * TSC, hardware counters and task-clock while they run; nothing once
+ * suspended, and only the TSC once an interrupt-mode overflow has
+ * stopped the counters.
  */
 static void live_names_what_runs_and_nothing_else(struct kunit *test)
 {
@@ -190,8 +190,7 @@ static void live_names_what_runs_and_nothing_else(struct kunit *test)
 	sw_control(control, 2, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, kstate->live,
-			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC |
-			BIT(0) | BIT(1));
+			VPERFCTR_LIVE_TSC | BIT(0) | BIT(1));
 
 	vperfctr_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, kstate->live, 0);
@@ -199,8 +198,38 @@ static void live_names_what_runs_and_nothing_else(struct kunit *test)
 	/* An overflow stops the counters: only the TSC runs on. */
 	vperfctr_overflow(ctx->perfctr, 0);
 	vperfctr_resume(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->live, VPERFCTR_LIVE_TSC);
+}
+
+/*
+ * A hardware counter that user mode may not read is not live on the
+ * page: its bit stays clear and VPERFCTR_LIVE_SYSCALL sends readers to
+ * the system call.  task-clock is live all the same.
+ */
+static void live_sends_unreadable_hardware_to_the_syscall(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = false;
+	cc->tsc_on = 1;
+	cc->nractrs = 2;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
+	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, kstate->live,
-			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_RDPMC);
+			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_SYSCALL | BIT(1));
+
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+
+	/* Without hardware counters running, nothing is the kernel's. */
+	vperfctr_overflow(ctx->perfctr, 0);
+	vperfctr_resume(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, kstate->live, VPERFCTR_LIVE_TSC);
 }
 
 /*
@@ -315,6 +344,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(hw_counter_wraps_at_48_bits),
 	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
+	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),
 	KUNIT_CASE(sampling_timer_samples_when_it_expires),
 	KUNIT_CASE(resume_on_forbidden_cpu_stops_and_flags_sigill),

@@ -42,8 +42,10 @@
  *		perfctr_set_cpus_allowed(), which runs under the runqueue lock
  * @nrhw:	how many of the control's counters are hardware counters
  * @sw_events:	bit mask of the software events the control counts
- * @live_pmcs:	the control's counters that a reader computes live while
- *		they run: hardware counters and task-clock
+ * @live_pmcs:	the control's counters that a reader of the page computes
+ *		live while they run: task-clock, and the hardware counters
+ *		if user mode may read them
+ * @hw_pmcs:	the control's hardware counters
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
@@ -78,6 +80,7 @@ struct vperfctr {
 	u32				nrhw;
 	u32				sw_events;
 	u32				live_pmcs;
+	u32				hw_pmcs;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;

@@ -16,7 +16,9 @@
  * arm64: PMCCNTR_EL0 for the cycle counter, PMXEVCNTR_EL0 through
  * PMSELR_EL0 for an event counter), the TSC is the time-stamp counter on
  * x86 and the generic timer's virtual count (CNTVCT_EL0) on arm64.  A
- * value not live is its sum.  The kernel makes 'seq' odd while it
+ * value not live is its sum, unless 'live' has VPERFCTR_LIVE_SYSCALL:
+ * then hardware counters run that user mode may not read, and only the
+ * system call has their values.  The kernel makes 'seq' odd while it
  * rewrites the page and even again after; a read that saw 'seq' odd, or
  * changed, raced with an update and is left to the library's out-of-line
  * function, which retries and falls back to the system call.
@@ -43,6 +45,9 @@ struct vperfctr;
  * @own is the state page when it is mapped, of ABI 6.2 or later, and was
  * opened by the calling thread for itself (vperfctr_open()): only then
  * are the counters of the CPU the caller runs on the state's own.
+ * Otherwise it is a page of the library's whose seq is always odd: never
+ * NULL, so that an inline read tests nothing before it reads, and finds
+ * out at its seq check that the out-of-line function must do the read.
  */
 struct vperfctr_fast {
 	const struct vperfctr_state *own;
@@ -134,8 +139,8 @@ static __perfctr_always_inline __u64 __perfctr_cpu_tsc_ordered(void *arg)
  * counter would take a jump table).  A switch between the two accesses
  * may leave PMSELR_EL0 selecting another counter, but it suspends and
  * resumes the owner, which moves the page's seq: the value is thrown
- * away and read again.  Only while the page has VPERFCTR_LIVE_RDPMC:
- * otherwise EL0 has no access (PMUSERENR_EL0) and the read traps.
+ * away and read again.  Only for a counter whose bit 'live' has:
+ * otherwise EL0 may have no access (PMUSERENR_EL0) and the read trap.
  */
 static __perfctr_always_inline __u64 __perfctr_cpu_pmc(void *arg, __u32 map)
 {
@@ -262,14 +267,13 @@ __vperfctr_scale(__u64 delta, __u32 mult, __u32 shift)
 /*
  * What live counter @pmc, of map @map, counted since its resume: 0 with
  * @delta, or -1 if this reader cannot know.  @now is the TSC, read for
- * task-clock only; @live is the page's live word, whose
- * VPERFCTR_LIVE_RDPMC lets the owner read its hardware counters.
+ * task-clock only.  A hardware counter is live only where its owner may
+ * read it, so the owner's @rd always may.
  */
 static __perfctr_always_inline int
 __vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
 		     const struct perfctr_pmc_state *pmc, __u64 map,
-		     __u64 live, __u64 now, __perfctr_pmc_fn rd, void *arg,
-		     __u64 *delta)
+		     __u64 now, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
 {
 	if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0)) {
 		/* Only task-clock is live among the software counters. */
@@ -281,7 +285,7 @@ __vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
 					  __perfctr_get(self, s->time_mult), shift);
 		return 0;
 	}
-	if (!rd || !(live & VPERFCTR_LIVE_RDPMC))
+	if (!rd)
 		return -1;
 	/* (now - start) mod 2^width, width being 1 to 64. */
 	*delta = (rd(arg, map) - __perfctr_get(self, pmc->start)) &
@@ -340,10 +344,13 @@ vperfctr_page_read_pmc(const struct vperfctr_state *s, int self,
 		if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0))
 			now = tsc(arg);
 
-		if (__vperfctr_pmc_delta(s, self, pmc, map, live, now, rd, arg,
+		if (__vperfctr_pmc_delta(s, self, pmc, map, now, rd, arg,
 					 &delta))
 			return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
 		v += delta;
+	} else if (__builtin_expect((live & VPERFCTR_LIVE_SYSCALL) != 0, 0)) {
+		/* Perhaps counter @i: only the system call knows it. */
+		return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
 	}
 	if (__vperfctr_page_changed(s, seq, self))
 		return 1;
@@ -376,7 +383,7 @@ vperfctr_page_read_ctrs(const struct vperfctr_state *s, int self,
 	sum->tsc = __perfctr_get(self, s->cpu_state.tsc_sum);
 	if (live & VPERFCTR_LIVE_TSC)
 		sum->tsc += now - __perfctr_get(self, s->cpu_state.tsc_start);
-	if (n > PERFCTR_MAX_NRCTRS)
+	if (n > PERFCTR_MAX_NRCTRS || (live & VPERFCTR_LIVE_SYSCALL))
 		return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
 	for (; n; n--, pmc++, out++, pmcs >>= 1) {
 		__u64 v = __perfctr_get(self, pmc->sum);
@@ -384,7 +391,7 @@ vperfctr_page_read_ctrs(const struct vperfctr_state *s, int self,
 		if (pmcs & 1) {
 			if (__vperfctr_pmc_delta(s, self, pmc,
 						 __perfctr_get(self, pmc->map),
-						 live, now, rd, arg, &delta))
+						 now, rd, arg, &delta))
 				return __vperfctr_page_changed(s, seq, self) ?
 				       1 : -1;
 			v += delta;
@@ -408,8 +415,7 @@ __vperfctr_read_tsc_inline(const struct vperfctr *vperfctr)
 		((const struct vperfctr_fast *)vperfctr)->own;
 	__u64 v;
 
-	if (__builtin_expect(s != 0, 1) &&
-	    __builtin_expect(!vperfctr_page_read_tsc(s, 1, __perfctr_cpu_tsc, 0,
+	if (__builtin_expect(!vperfctr_page_read_tsc(s, 1, __perfctr_cpu_tsc, 0,
 						     &v), 1))
 		return v;
 	return __vperfctr_read_tsc_slow(vperfctr);
@@ -422,7 +428,7 @@ __vperfctr_read_pmc_inline(const struct vperfctr *vperfctr, unsigned int i)
 		((const struct vperfctr_fast *)vperfctr)->own;
 	__u64 v;
 
-	if (__builtin_expect(s != 0 && i < PERFCTR_MAX_NRCTRS, 1) &&
+	if (__builtin_expect(i < PERFCTR_MAX_NRCTRS, 1) &&
 	    __builtin_expect(!vperfctr_page_read_pmc(s, 1, i, __perfctr_cpu_tsc,
 						     __perfctr_cpu_pmc, 0,
 						     &v), 1))
@@ -437,8 +443,7 @@ __vperfctr_read_ctrs_inline(const struct vperfctr *vperfctr,
 	const struct vperfctr_state *s =
 		((const struct vperfctr_fast *)vperfctr)->own;
 
-	if (__builtin_expect(s != 0, 1) &&
-	    __builtin_expect(!vperfctr_page_read_ctrs(s, 1, __perfctr_cpu_tsc,
+	if (__builtin_expect(!vperfctr_page_read_ctrs(s, 1, __perfctr_cpu_tsc,
 						      __perfctr_cpu_pmc, 0,
 						      sum), 1))
 		return 0;

@@ -238,17 +238,19 @@ struct perfctr_cpu_state {
 
 /*
  * vperfctr_state.live (ABI 6.2): what runs now and must be read live.
- * Bit i (below PERFCTR_MAX_NRCTRS): pmc[i] is a hardware counter or
- * task-clock counting now, whose value is computed from start as the
- * comment above struct perfctr_cpu_state says; with the bit clear, its
- * value is its sum.  VPERFCTR_LIVE_TSC: the TSC counts now, its value
- * tsc_sum + (tsc_now - tsc_start).  VPERFCTR_LIVE_RDPMC: the owner may
- * read its live hardware counters in user mode (VPERFCTR_STATE_RDPMC).
- * The bits are set only while the owner runs (ONCPU), so a reader needs
- * no other field to know which values are live.
+ * Bit i (below PERFCTR_MAX_NRCTRS): pmc[i] is task-clock, or a hardware
+ * counter that the owner may read in user mode (VPERFCTR_STATE_RDPMC),
+ * counting now; its value is computed from start as the comment above
+ * struct perfctr_cpu_state says.  With the bit clear, its value is its
+ * sum, unless VPERFCTR_LIVE_SYSCALL is set: hardware counters count now
+ * that user mode may not read, their sums are behind, and only
+ * vperfctr_read() has their values.  VPERFCTR_LIVE_TSC: the TSC counts
+ * now, its value tsc_sum + (tsc_now - tsc_start).  The bits are set only
+ * while the owner runs (ONCPU), so a reader needs no other field to know
+ * which values are live.
  */
 #define VPERFCTR_LIVE_TSC	(1ULL << 32)
-#define VPERFCTR_LIVE_RDPMC	(1ULL << 33)
+#define VPERFCTR_LIVE_SYSCALL	(1ULL << 33)
 
 /*
  * The page seen through mmap() on a vperfctr file descriptor: read-only,
