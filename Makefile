@@ -162,12 +162,13 @@ kernel-arm64: tree | deps-kernel deps-arm64
 	@echo "  KERNEL  $(KARM64) (arm64, debug)"
 	@$(KMAKE_ARM64) O=$(KARM64) Image
 
-# arm64 without the debug options, for make bench ARCH=arm64: what a
-# read, a switch or a fork costs on a production kernel, with perf's
-# software events beside perfctr's.
+# arm64 without the debug options and compiled with -O2, for make bench
+# ARCH=arm64: what a read, a switch or a fork costs on a production
+# kernel, with perf's software events beside perfctr's.
 kernel-arm64-bench: tree | deps-kernel deps-arm64
 	@ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(TOP)/scripts/kernel-config \
-		$(TREE) $(KARM64_BENCH) $(CONFIGS)/arm64.config
+		$(TREE) $(KARM64_BENCH) $(CONFIGS)/arm64.config \
+		$(CONFIGS)/bench.config
 	@echo "  KERNEL  $(KARM64_BENCH) (arm64, no debug options)"
 	@$(KMAKE_ARM64) O=$(KARM64_BENCH) Image
 

@@ -159,7 +159,9 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	kstate->live = vperfctr_live(perfctr, cstatus);
 	vperfctr_write_end(kstate);
 
-	itimer_ns = vperfctr_itimer_ns(perfctr);
+	/* Only an i-mode task-clock has a timer to arm. */
+	itimer_ns = perfctr_cstatus_nrictrs(cstatus) ?
+		vperfctr_itimer_ns(perfctr) : 0;
 	if (itimer_ns)
 		hrtimer_start(&perfctr->itimer, ns_to_ktime(itimer_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);

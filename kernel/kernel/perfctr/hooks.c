@@ -35,8 +35,11 @@ void __perfctr_suspend_thread(struct vperfctr *perfctr)
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
 	ovf = vperfctr_suspend(perfctr);
-	ovf |= vperfctr_count_events(perfctr, BIT(PERFCTR_SW_CONTEXT_SWITCHES),
-				     0, 1);
+	/* Tested here too: most controls do not count switches. */
+	if (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES))
+		ovf |= vperfctr_count_events(perfctr,
+					     BIT(PERFCTR_SW_CONTEXT_SWITCHES),
+					     0, 1);
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
 }
