@@ -1806,17 +1806,18 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 	unsigned int i, n = cc->nractrs + cc->nrictrs;
 
 	if (s->magic != VPERFCTR_STATE_MAGIC || s->abi_version != PERFCTR_ABI_VERSION ||
-	    s->_reserved0 || s->_reserved1 || s->cpu_state._reserved0 ||
+	    s->_reserved1 || s->cpu_state._reserved0 ||
 	    !all_zero(tail, mach.page - sizeof(*s))) {
 		violation(CK_WRITTEN_OUT, "the state page has magic %#x abi %#x, or stray bytes",
 			  s->magic, s->abi_version);
 		return;
 	}
-	/* Live are the control's counters, the TSC and user reads only. */
+	/* Live are the control's counters, the TSC and the syscall flag only. */
 	if ((READ_ONCE(s->live) & ~(VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_SYSCALL)) >>
-	    n || READ_ONCE(s->nrsums) > PERFCTR_MAX_NRCTRS) {
-		violation(CK_WRITTEN_OUT, "the state page has live %#llx nrsums %u for %u counters",
-			  (unsigned long long)s->live, s->nrsums, n);
+	    n || (__u64)READ_ONCE(s->live_clock) >> n ||
+	    READ_ONCE(s->nrsums) > PERFCTR_MAX_NRCTRS) {
+		violation(CK_WRITTEN_OUT, "the state page has live %#llx %#x nrsums %u for %u counters",
+			  (unsigned long long)s->live, s->live_clock, s->nrsums, n);
 		return;
 	}
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
@@ -1828,6 +1829,13 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 		    (i < n && (map & PERFCTR_MAP_SOFTWARE) && pmc->width != 64)) {
 			violation(CK_WRITTEN_OUT, "page counter %u: map %#x width %u; control: %#x",
 				  i, pmc->map, pmc->width, map);
+			return;
+		}
+		/* live names hardware counters, live_clock task-clock ones. */
+		if ((((READ_ONCE(s->live) >> i) & 1) && (map & PERFCTR_MAP_SOFTWARE)) ||
+		    (((READ_ONCE(s->live_clock) >> i) & 1) && map != TASK_CLOCK_MAP)) {
+			violation(CK_WRITTEN_OUT, "page counter %u, map %#x: live %#llx live_clock %#x",
+				  i, map, (unsigned long long)s->live, s->live_clock);
 			return;
 		}
 	}

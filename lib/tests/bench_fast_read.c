@@ -105,7 +105,8 @@ int main(void)
 	pmc[1].width = 64;
 	pmc[1].sum = 42;
 	page.nrsums = 2;
-	page.live = VPERFCTR_LIVE_TSC | 1;
+	page.live = VPERFCTR_LIVE_TSC;
+	page.live_clock = 1;
 	handle.fd = -1;
 	handle.is_self = 1;
 	handle.state = &page;

@@ -47,15 +47,17 @@ static struct vperfctr_clock clock_all = {
 
 /*
  * The page as the kernel writes it from flags, cstatus and the maps a
- * test sets: the live word (ABI 6.2) names the TSC, and the hardware and
- * task-clock counters among the running ones, while the owner is on its
- * CPU; nrsums, unless the test set it, covers every counter.
+ * test sets: the live words (ABI 6.2) name the TSC and the readable
+ * hardware counters (else VPERFCTR_LIVE_SYSCALL), and the task-clock
+ * counters, among the running ones, while the owner is on its CPU;
+ * nrsums, unless the test set it, covers every counter.
  */
 static void as_the_kernel_writes(struct vperfctr_state *p)
 {
 	__u32 cstatus = p->cpu_state.cstatus;
 	unsigned int i, n = perfctr_cstatus_nrctrs(cstatus);
 	__u64 live = 0;
+	__u32 clocks = 0;
 
 	if (!p->nrsums)
 		p->nrsums = PERFCTR_MAX_NRCTRS;
@@ -64,17 +66,20 @@ static void as_the_kernel_writes(struct vperfctr_state *p)
 			__u32 map = p->cpu_state.pmc[i].map;
 
 			/* Hardware: live where the owner may read it. */
-			if (map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK) ||
-			    (!(map & PERFCTR_MAP_SOFTWARE) &&
-			     (p->flags & VPERFCTR_STATE_RDPMC)))
+			if (map == (PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK))
+				clocks |= 1u << i;
+			else if (map & PERFCTR_MAP_SOFTWARE)
+				continue;
+			else if (p->flags & VPERFCTR_STATE_RDPMC)
 				live |= 1ull << i;
-			else if (!(map & PERFCTR_MAP_SOFTWARE))
+			else
 				live |= VPERFCTR_LIVE_SYSCALL;
 		}
 		if (perfctr_cstatus_has_tsc(cstatus))
 			live |= VPERFCTR_LIVE_TSC;
 	}
 	p->live = live;
+	p->live_clock = clocks;
 }
 
 static int read_tsc(struct vperfctr_state *p,

@@ -1056,21 +1056,22 @@ static void print_ratio_line(const char *label, const struct side *s,
 static double spread_of(const struct side *s);
 
 /*
- * "pays nothing": @b's cost is @a's, to within what their timings
- * spread (half the IQR of each, added).  A difference smaller than that
- * is not one this bench can tell from noise: timer ticks fall at other
- * points of each timing.
+ * "pays nothing": @b costs no more than @a, to within what their
+ * timings spread (half the IQR of each, added).  A difference smaller
+ * than that is not one this bench can tell from noise: timer ticks fall
+ * at other points of each timing.
  */
 static void target_zero(const char *what, const struct side *b,
 			const struct side *a)
 {
 	double diff = rounded(b->cost - a->cost);
 	double noise = rounded(spread_of(b) * b->cost + spread_of(a) * a->cost);
-	int met = (diff < 0 ? -diff : diff) <= noise;
+	int met = diff <= noise;
 	char how[80];
 
 	snprintf(how, sizeof(how), "%+.0f, %s the +-%.0f its timings spread",
-		 diff, met ? "within" : "beyond", noise);
+		 diff, diff < -noise ? "below" : met ? "within" : "beyond",
+		 noise);
 	target(what, met, how);
 }
 

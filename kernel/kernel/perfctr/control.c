@@ -183,12 +183,14 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
 	perfctr->live_pmcs = 0;
+	perfctr->clock_pmcs = 0;
 	perfctr->hw_pmcs = 0;
 
 	vperfctr_write_begin(kstate);
 	state->cstatus = vperfctr_cstatus(cc);
 	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	kstate->live = 0;
+	kstate->live_clock = 0;
 	kstate->nrsums = nrctrs;
 	if (!cc->tsc_on)
 		state->tsc_sum = 0;
@@ -209,7 +211,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 			pmc->width = 64;
 			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
 			if (vperfctr_map_is_task_clock(map))
-				perfctr->live_pmcs |= BIT(i);
+				perfctr->clock_pmcs |= BIT(i);
 		} else {
 			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);

@@ -43,19 +43,18 @@ static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
 
 /*
  * What a reader of the page must compute live while the counters run:
- * the TSC, and the task-clock and user-readable hardware counters among
- * the running ones; the other software counters' sums are kept current.
- * Running hardware counters that user mode may not read send readers to
- * the system call.
+ * the TSC, and the user-readable hardware counters among the running
+ * ones (task-clock has its own word); the other software counters' sums
+ * are kept current.  Running hardware counters that user mode may not
+ * read send readers to the system call.
  */
-static u64 vperfctr_live(const struct vperfctr *perfctr, u32 cstatus)
+static u64 vperfctr_live(const struct vperfctr *perfctr, u32 running)
 {
-	u64 running = BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1;
 	u64 live = perfctr->live_pmcs & running;
 
 	if (perfctr->hw_pmcs & ~perfctr->live_pmcs & running)
 		live |= VPERFCTR_LIVE_SYSCALL;
-	if (perfctr_cstatus_has_tsc(cstatus))
+	if (perfctr_cstatus_has_tsc(perfctr->kstate->cpu_state.cstatus))
 		live |= VPERFCTR_LIVE_TSC;
 	return live;
 }
@@ -116,6 +115,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 		state->tsc_sum += tsc - state->tsc_start;
 	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
 	kstate->live = 0;
+	kstate->live_clock = 0;
 	vperfctr_write_end(kstate);
 	return ovf;
 }
@@ -136,6 +136,7 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 tsc, itimer_ns;
+	u32 running;
 
 	tsc = vperfctr_needs_tsc(perfctr, cstatus) ? arch_perfctr_read_tsc() : 0;
 	vperfctr_write_begin(kstate);
@@ -156,7 +157,9 @@ void vperfctr_resume(struct vperfctr *perfctr)
 	if (perfctr->nrhw && nrctrs)
 		arch_perfctr_enable(state, &perfctr->control.cpu_control);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
-	kstate->live = vperfctr_live(perfctr, cstatus);
+	running = BIT_ULL(nrctrs) - 1;
+	kstate->live = vperfctr_live(perfctr, running);
+	kstate->live_clock = perfctr->clock_pmcs & running;
 	vperfctr_write_end(kstate);
 
 	/* Only an i-mode task-clock has a timer to arm. */
@@ -246,10 +249,10 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 
 	/* Only the first nrsums sums can be other than 0, and be live. */
 	memset(sum, 0, sizeof(*sum));
-	if (live) {
+	if (live || kstate->live_clock) {
 		tsc = arch_perfctr_read_tsc();
 		/* The kernel reads every hardware counter, user mode or not. */
-		pmcs = (perfctr->live_pmcs | perfctr->hw_pmcs) &
+		pmcs = (perfctr->clock_pmcs | perfctr->hw_pmcs) &
 		       (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
 	}
 	sum->tsc = state->tsc_sum;

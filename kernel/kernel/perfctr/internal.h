@@ -11,6 +11,7 @@
 #include <linux/cpumask.h>
 #include <linux/file.h>
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/perfctr.h>
 #include <linux/rcupdate.h>
@@ -42,9 +43,9 @@
  *		perfctr_set_cpus_allowed(), which runs under the runqueue lock
  * @nrhw:	how many of the control's counters are hardware counters
  * @sw_events:	bit mask of the software events the control counts
- * @live_pmcs:	the control's counters that a reader of the page computes
- *		live while they run: task-clock, and the hardware counters
- *		if user mode may read them
+ * @live_pmcs:	the control's hardware counters if user mode may read
+ *		them: those a reader of the page computes live with rdpmc
+ * @clock_pmcs:	the control's task-clock counters
  * @hw_pmcs:	the control's hardware counters
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
@@ -80,6 +81,7 @@ struct vperfctr {
 	u32				nrhw;
 	u32				sw_events;
 	u32				live_pmcs;
+	u32				clock_pmcs;
 	u32				hw_pmcs;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
@@ -173,7 +175,13 @@ unsigned int vperfctr_sample_interval(u32 width, u32 khz);
 /* software.c */
 extern u32 vperfctr_time_mult;
 extern u32 vperfctr_time_shift;
-u64 vperfctr_tsc_to_ns(u64 delta);
+
+/* A TSC interval in ns, as user space computes it from the state page. */
+static inline u64 vperfctr_tsc_to_ns(u64 delta)
+{
+	return mul_u64_u32_shr(delta, vperfctr_time_mult, vperfctr_time_shift);
+}
+
 int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 			    unsigned int i, bool allow_kernel);
 u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,

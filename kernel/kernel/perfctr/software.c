@@ -20,17 +20,6 @@ u32 vperfctr_time_mult __ro_after_init;
 u32 vperfctr_time_shift __ro_after_init;
 
 /**
- * vperfctr_tsc_to_ns - convert a TSC interval to nanoseconds
- * @delta: TSC ticks
- *
- * Return: @delta in ns, as user space computes it from the state page.
- */
-u64 vperfctr_tsc_to_ns(u64 delta)
-{
-	return mul_u64_u32_shr(delta, vperfctr_time_mult, vperfctr_time_shift);
-}
-
-/**
  * vperfctr_count_events - count software events of the owner
  * @perfctr: the owner's state, interrupts off
  * @events: bit mask of PERFCTR_SW_* events that happened

@@ -6,7 +6,7 @@
  *
  * While the owner runs, the kernel keeps in the page, per counter, the
  * sum up to the last suspend and the value at the last resume, and in
- * 'live' which values run now (ABI 6.2):
+ * 'live' and 'live_clock' which values run now (ABI 6.2):
  *
  *	TSC:		tsc_sum + (tsc_now - tsc_start)
  *	hardware:	sum + ((now - start) mod 2^width)
@@ -265,32 +265,50 @@ __vperfctr_scale(__u64 delta, __u32 mult, __u32 shift)
 }
 
 /*
- * What live counter @pmc, of map @map, counted since its resume: 0 with
- * @delta, or -1 if this reader cannot know.  @now is the TSC, read for
- * task-clock only.  A hardware counter is live only where its owner may
- * read it, so the owner's @rd always may.
+ * What live task-clock counter @pmc counted since its resume: 0 with
+ * @delta, or -1 if this reader cannot know.  @now is the TSC.
  */
 static __perfctr_always_inline int
-__vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
-		     const struct perfctr_pmc_state *pmc, __u64 map,
-		     __u64 now, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
+__vperfctr_clock_delta(const struct vperfctr_state *s, int self,
+		       const struct perfctr_pmc_state *pmc, __u64 now,
+		       __u64 *delta)
 {
-	if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0)) {
-		/* Only task-clock is live among the software counters. */
-		__u32 shift = __perfctr_get(self, s->time_shift);
+	__u32 shift = __perfctr_get(self, s->time_shift);
 
-		if (shift > VPERFCTR_TIME_SHIFT_MAX)
-			return -1;
-		*delta = __vperfctr_scale(now - __perfctr_get(self, pmc->start),
-					  __perfctr_get(self, s->time_mult), shift);
-		return 0;
-	}
+	if (shift > VPERFCTR_TIME_SHIFT_MAX)
+		return -1;
+	*delta = __vperfctr_scale(now - __perfctr_get(self, pmc->start),
+				  __perfctr_get(self, s->time_mult), shift);
+	return 0;
+}
+
+/*
+ * What live hardware counter @pmc, of map @map, counted since its
+ * resume: 0 with @delta, or -1 if this reader cannot know.  A hardware
+ * counter is live only where its owner may read it, so the owner's @rd
+ * always may.
+ */
+static __perfctr_always_inline int
+__vperfctr_hw_delta(int self, const struct perfctr_pmc_state *pmc,
+		    __u64 map, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
+{
 	if (!rd)
 		return -1;
 	/* (now - start) mod 2^width, width being 1 to 64. */
 	*delta = (rd(arg, map) - __perfctr_get(self, pmc->start)) &
 		 (~0ull >> (-__perfctr_get(self, pmc->width) & 63));
 	return 0;
+}
+
+/* Either, as the map says: for a counter live in live or live_clock. */
+static __perfctr_always_inline int
+__vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
+		     const struct perfctr_pmc_state *pmc, __u64 map,
+		     __u64 now, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
+{
+	if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0))
+		return __vperfctr_clock_delta(s, self, pmc, now, delta);
+	return __vperfctr_hw_delta(self, pmc, map, rd, arg, delta);
 }
 
 /*
@@ -338,14 +356,14 @@ vperfctr_page_read_pmc(const struct vperfctr_state *s, int self,
 	live = __perfctr_get(self, s->live);
 	v = __perfctr_get(self, pmc->sum);
 	if ((live >> i) & 1) {
-		__u64 map = __perfctr_get(self, pmc->map);
-		__u64 now = 0;
-
-		if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0))
-			now = tsc(arg);
-
-		if (__vperfctr_pmc_delta(s, self, pmc, map, now, rd, arg,
-					 &delta))
+		/* A hardware counter: live tells it from task-clock. */
+		if (__vperfctr_hw_delta(self, pmc, __perfctr_get(self, pmc->map),
+					rd, arg, &delta))
+			return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
+		v += delta;
+	} else if (__builtin_expect((__perfctr_get(self, s->live_clock) >> i) &
+				    1, 0)) {
+		if (__vperfctr_clock_delta(s, self, pmc, tsc(arg), &delta))
 			return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
 		v += delta;
 	} else if (__builtin_expect((live & VPERFCTR_LIVE_SYSCALL) != 0, 0)) {
@@ -372,13 +390,15 @@ vperfctr_page_read_ctrs(const struct vperfctr_state *s, int self,
 {
 	__u32 seq = __vperfctr_seq_begin(s, self);
 	__u64 live = __perfctr_get(self, s->live), now = 0, delta;
+	__u32 clocks = __perfctr_get(self, s->live_clock);
 	unsigned int n = __perfctr_get(self, s->nrsums);
 	const struct perfctr_pmc_state *pmc = s->cpu_state.pmc;
 	__u64 *out = sum->pmc;
-	__u64 pmcs = live;
+	/* Bits 32 on are flags: the loop never shifts that far. */
+	__u64 pmcs = live | clocks;
 
 	/* One TSC for the TSC and task-clock: a snapshot of one instant. */
-	if (live)
+	if (pmcs)
 		now = tsc(arg);
 	sum->tsc = __perfctr_get(self, s->cpu_state.tsc_sum);
 	if (live & VPERFCTR_LIVE_TSC)

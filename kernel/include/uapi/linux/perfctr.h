@@ -237,17 +237,19 @@ struct perfctr_cpu_state {
 #define VPERFCTR_STATE_RDPMC	0x10
 
 /*
- * vperfctr_state.live (ABI 6.2): what runs now and must be read live.
- * Bit i (below PERFCTR_MAX_NRCTRS): pmc[i] is task-clock, or a hardware
- * counter that the owner may read in user mode (VPERFCTR_STATE_RDPMC),
- * counting now; its value is computed from start as the comment above
- * struct perfctr_cpu_state says.  With the bit clear, its value is its
- * sum, unless VPERFCTR_LIVE_SYSCALL is set: hardware counters count now
- * that user mode may not read, their sums are behind, and only
- * vperfctr_read() has their values.  VPERFCTR_LIVE_TSC: the TSC counts
- * now, its value tsc_sum + (tsc_now - tsc_start).  The bits are set only
- * while the owner runs (ONCPU), so a reader needs no other field to know
- * which values are live.
+ * vperfctr_state.live and live_clock (ABI 6.2): what runs now and must
+ * be read live.  Bit i of live (below PERFCTR_MAX_NRCTRS): pmc[i] is a
+ * hardware counter that the owner may read in user mode
+ * (VPERFCTR_STATE_RDPMC), counting now; bit i of live_clock: pmc[i] is
+ * task-clock, counting now.  Either way its value is computed from start
+ * as the comment above struct perfctr_cpu_state says.  With neither bit
+ * set, its value is its sum, unless VPERFCTR_LIVE_SYSCALL is set:
+ * hardware counters count now that user mode may not read, their sums
+ * are behind, and only vperfctr_read() has their values.
+ * VPERFCTR_LIVE_TSC: the TSC counts now, its value
+ * tsc_sum + (tsc_now - tsc_start).  The bits are set only while the owner
+ * runs (ONCPU), so a reader needs no other field to know which values
+ * are live, nor to tell a hardware counter from task-clock.
  */
 #define VPERFCTR_LIVE_TSC	(1ULL << 32)
 #define VPERFCTR_LIVE_SYSCALL	(1ULL << 33)
@@ -268,7 +270,7 @@ struct vperfctr_state {
 	__u32 time_shift;
 	__u64 live;		/* VPERFCTR_LIVE_* and a bit per live counter */
 	__u32 nrsums;		/* cpu_state.pmc[i].sum is 0 for i >= nrsums */
-	__u32 _reserved0;
+	__u32 live_clock;	/* a bit per live task-clock counter */
 	__u64 _reserved1;
 	struct perfctr_cpu_state cpu_state;
 };
