@@ -20,7 +20,8 @@ static struct vperfctr_state page;
 /* A handle on a made-up page and no descriptor. */
 static struct vperfctr fake_handle(__u32 flags, __u32 cstatus, __u64 tsc_sum)
 {
-	struct vperfctr vperfctr = { .fd = -1, .is_self = 1, .state = &page };
+	struct vperfctr vperfctr = { .fast.own = &page, .fd = -1, .is_self = 1,
+				     .state = &page };
 
 	memset(&page, 0, sizeof(page));
 	page.magic = VPERFCTR_STATE_MAGIC;
