@@ -1816,7 +1816,7 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 	if ((READ_ONCE(s->live) & ~(VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_SYSCALL)) >>
 	    n || (__u64)READ_ONCE(s->live_clock) >> n ||
 	    READ_ONCE(s->nrsums) > PERFCTR_MAX_NRCTRS) {
-		violation(CK_WRITTEN_OUT, "the state page has live %#llx %#x nrsums %u for %u counters",
+		violation(CK_WRITTEN_OUT, "page: live %#llx %#x nrsums %u for %u counters",
 			  (unsigned long long)s->live, s->live_clock, s->nrsums, n);
 		return;
 	}
@@ -1834,7 +1834,7 @@ static void check_page_content(int state, const struct vperfctr_state *s)
 		/* live names hardware counters, live_clock task-clock ones. */
 		if ((((READ_ONCE(s->live) >> i) & 1) && (map & PERFCTR_MAP_SOFTWARE)) ||
 		    (((READ_ONCE(s->live_clock) >> i) & 1) && map != TASK_CLOCK_MAP)) {
-			violation(CK_WRITTEN_OUT, "page counter %u, map %#x: live %#llx live_clock %#x",
+			violation(CK_WRITTEN_OUT, "counter %u, map %#x: live %#llx, clock %#x",
 				  i, map, (unsigned long long)s->live, s->live_clock);
 			return;
 		}
