@@ -182,7 +182,6 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
-	perfctr->live_pmcs = 0;
 	perfctr->clock_pmcs = 0;
 	perfctr->hw_pmcs = 0;
 
@@ -220,12 +219,10 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		}
 	}
 	vperfctr_load_ireset(perfctr);
-	if (perfctr->nrhw && arch_perfctr_has_user_read()) {
+	if (perfctr->nrhw && arch_perfctr_has_user_read())
 		kstate->flags |= VPERFCTR_STATE_RDPMC;
-		perfctr->live_pmcs |= perfctr->hw_pmcs;
-	} else {
+	else
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
-	}
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
 		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;

@@ -50,11 +50,14 @@ static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
  */
 static u64 vperfctr_live(const struct vperfctr *perfctr, u32 running)
 {
-	u64 live = perfctr->live_pmcs & running;
+	const struct vperfctr_state *kstate = perfctr->kstate;
+	u64 hw = perfctr->hw_pmcs & running, live = 0;
 
-	if (perfctr->hw_pmcs & ~perfctr->live_pmcs & running)
-		live |= VPERFCTR_LIVE_SYSCALL;
-	if (perfctr_cstatus_has_tsc(perfctr->kstate->cpu_state.cstatus))
+	if (kstate->flags & VPERFCTR_STATE_RDPMC)
+		live = hw;
+	else if (hw)
+		live = VPERFCTR_LIVE_SYSCALL;
+	if (perfctr_cstatus_has_tsc(kstate->cpu_state.cstatus))
 		live |= VPERFCTR_LIVE_TSC;
 	return live;
 }
@@ -245,15 +248,15 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 	const struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, n = min(kstate->nrsums, PERFCTR_MAX_NRCTRS);
 	u64 live = kstate->live, tsc = 0;
-	u32 pmcs = 0;
+	u32 clocks = kstate->live_clock, hw = 0;
 
 	/* Only the first nrsums sums can be other than 0, and be live. */
 	memset(sum, 0, sizeof(*sum));
-	if (live || kstate->live_clock) {
+	if (live || clocks) {
 		tsc = arch_perfctr_read_tsc();
 		/* The kernel reads every hardware counter, user mode or not. */
-		pmcs = (perfctr->clock_pmcs | perfctr->hw_pmcs) &
-		       (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
+		hw = perfctr->hw_pmcs &
+		     (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
 	}
 	sum->tsc = state->tsc_sum;
 	if (live & VPERFCTR_LIVE_TSC)
@@ -262,9 +265,9 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		const struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 value = pmc->sum;
 
-		if (pmcs & BIT(i) && vperfctr_map_is_task_clock(pmc->map))
+		if (clocks & BIT(i))
 			value += vperfctr_tsc_to_ns(tsc - pmc->start);
-		else if (pmcs & BIT(i))
+		else if (hw & BIT(i))
 			value += (arch_perfctr_read_counter(pmc->map) -
 				  pmc->start) & vperfctr_width_mask(pmc->width);
 		sum->pmc[i] = value;

@@ -43,8 +43,6 @@
  *		perfctr_set_cpus_allowed(), which runs under the runqueue lock
  * @nrhw:	how many of the control's counters are hardware counters
  * @sw_events:	bit mask of the software events the control counts
- * @live_pmcs:	the control's hardware counters if user mode may read
- *		them: those a reader of the page computes live with rdpmc
  * @clock_pmcs:	the control's task-clock counters
  * @hw_pmcs:	the control's hardware counters
  * @sample_ticks: sampling timer interval in ticks, 0 for none
@@ -80,7 +78,6 @@ struct vperfctr {
 
 	u32				nrhw;
 	u32				sw_events;
-	u32				live_pmcs;
 	u32				clock_pmcs;
 	u32				hw_pmcs;
 	unsigned int			sample_ticks;
