@@ -94,7 +94,7 @@ int main(void)
 			strerror(errno));
 		goto out;
 	}
-	if (vperfctr_read_state(vperfctr, &slow, NULL, NULL) < 0) {
+	if (vperfctr_read_state(vperfctr, &slow, NULL) < 0) {
 		fprintf(stderr, "self_count: vperfctr_read_state: %s\n",
 			strerror(errno));
 		goto out;

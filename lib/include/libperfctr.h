@@ -19,10 +19,10 @@
  * success and -1 with errno set on failure; functions that return a
  * pointer return NULL with errno set.
  *
- * The functions keep their perfctr 2.7 names and arguments, except
- * vperfctr_read_state(), which takes a fourth (NULL will do), and
- * _vperfctr_open(), which takes a thread ID first; the structures of
- * <linux/perfctr.h> have fixed-width fields.  libperfctr(3) has the rest.
+ * The functions of perfctr 2.7's library are all here, with its names
+ * and arguments; the structures of <linux/perfctr.h> have fixed-width
+ * fields, and the rest of what changed is in libperfctr(3), "Porting
+ * from perfctr 2.7".
  */
 #ifndef LIBPERFCTR_H
 #define LIBPERFCTR_H
@@ -113,13 +113,13 @@ int vperfctr_iresume(const struct vperfctr *vperfctr);
  * vperfctr_read_pmc() return 0 with errno set if both ways fail (EINVAL
  * for @i not below PERFCTR_MAX_NRCTRS), and leave errno alone otherwise,
  * so clear errno first to tell a failure from a sum of 0.
- * vperfctr_read_state() always makes the system call; any of its
- * pointers may be NULL.  @children receives the children sums: the
- * final sums of every thread and process that inherited the counters
- * from this state (directly or further down) and has been reaped, added
- * up; vperfctr_read_children() reads those alone.  They are not on the
- * state page.  vperfctr_is_running() returns 1 if any counter is
- * enabled, 0 if none.
+ * vperfctr_read_state() always makes the system call, and reads the
+ * sums and the control; either pointer may be NULL.
+ * vperfctr_read_children() reads the children sums: the final sums of
+ * every thread and process that inherited the counters from this state
+ * (directly or further down) and has been reaped, added up.  They are
+ * not on the state page.  vperfctr_is_running() returns 1 if any
+ * counter is enabled, 0 if none.
  */
 unsigned long long vperfctr_read_tsc(const struct vperfctr *vperfctr);
 unsigned long long vperfctr_read_pmc(const struct vperfctr *vperfctr,
@@ -128,8 +128,7 @@ int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 		       struct perfctr_sum_ctrs *sum);
 int vperfctr_read_state(const struct vperfctr *vperfctr,
 			struct perfctr_sum_ctrs *sum,
-			struct vperfctr_control *control,
-			struct perfctr_sum_ctrs *children);
+			struct vperfctr_control *control);
 int vperfctr_read_children(const struct vperfctr *vperfctr,
 			   struct perfctr_sum_ctrs *children);
 int vperfctr_is_running(const struct vperfctr *vperfctr);
@@ -145,9 +144,9 @@ int vperfctr_is_running(const struct vperfctr *vperfctr);
  * control (the kernel's rule, EPERM otherwise), and so must it be for
  * rvperfctr_control(), rvperfctr_stop(), rvperfctr_iresume() and
  * rvperfctr_unlink(), which do what their vperfctr_ twins do.  The reads
- * are system calls, allowed at any time; rvperfctr_read_state() has
- * perfctr 2.7's arguments (no children sums: use _vperfctr_read() on
- * rvperfctr_fd() for those).  A @pid of 0 or less fails with EINVAL.
+ * are system calls, allowed at any time; for the children sums, use
+ * _vperfctr_read_children() on rvperfctr_fd().  A @pid of 0 or less
+ * fails with EINVAL.
  */
 struct rvperfctr;	/* opaque */
 
@@ -196,14 +195,140 @@ int perfctr_info_fprint(FILE *stream, const struct perfctr_info *info);
  * On a kernel without perfctr every one of them fails with ENOSYS.
  * The calls taking a descriptor fail with EBADF if it is not open and
  * EINVAL if it is not a state's.
+ *
+ * _vperfctr_open() opens the calling thread's state, with perfctr 2.7's
+ * rule: with @creat it creates it, and fails with EEXIST if the thread
+ * has one; without @creat it opens the one the thread has.  A thread
+ * that has none gets, as in 2.7, a descriptor on which only
+ * perfctr_info(), perfctr_cpus_info() and _perfctr_abi_check_fd() work
+ * (the state calls fail with EINVAL): the library opens the directory
+ * /sys/kernel/perfctr/ for it, and fails with ENOENT if it cannot.
+ * Close it with close().  For another thread, or to learn that the
+ * thread has no state, use vperfctr_open_tid().
+ *
+ * _vperfctr_read_sum(), _vperfctr_read_control() and
+ * _vperfctr_read_children() read the sums, the control or the children
+ * sums alone; _vperfctr_read() reads any of them at once (NULL for the
+ * others).
  */
-int _vperfctr_open(int tid, int creat);
+int _vperfctr_open(int creat);
 int _vperfctr_control(int fd, const struct vperfctr_control *control);
 int _vperfctr_unlink(int fd);
 int _vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
 		   struct vperfctr_control *control,
 		   struct perfctr_sum_ctrs *children);
+int _vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum);
+int _vperfctr_read_control(int fd, struct vperfctr_control *control);
+int _vperfctr_read_children(int fd, struct perfctr_sum_ctrs *children);
 int _vperfctr_iresume(int fd);
+
+/*
+ * The rest of perfctr 2.7's library.
+ *
+ * perfctr_info() is perfctr_info_read(): @fd, a descriptor that
+ * _vperfctr_open() returned, is not used, as in 2.7, whose library read
+ * the description from sysfs too.  _perfctr_abi_check_fd() reads it and
+ * fails with EPROTO if the kernel's ABI major version (bits 31..16 of
+ * abi_version) is not that of @user_abi_version; perfctr_abi_check_fd()
+ * passes this header's PERFCTR_ABI_VERSION.  Neither prints anything.
+ *
+ * perfctr_cpus_info() returns, in one block for free(), the CPUs the
+ * counters may run on: cpus, the online CPUs of
+ * /sys/devices/system/cpu/online, and cpus_forbidden, those on which a
+ * thread with hardware counters may not run, which the kernel does not
+ * publish: it is always empty.  Bit i of mask[j] is CPU 32 * j + i;
+ * nrwords is the number of words of both masks.  vperfctr_cpus_info()
+ * is the same.  perfctr_cpus_info_print() prints both masks to stdout
+ * as lists ("0-3,6"), perfctr_cpus_info_fprint() to @stream.
+ *
+ * perfctr_cpu_control_print() prints the fields of @control to stdout,
+ * one a line, perfctr_cpu_control_fprint() to @stream; the fprint
+ * functions return 0, or -1 with errno if the stream fails.
+ *
+ * perfctr_linux_version_code() is the running kernel's version, from
+ * uname(), as PERFCTR_KERNEL_VERSION() makes it, or 0 with errno set
+ * (EINVAL if the release is not "V.P" or "V.P.S" and more); a sublevel
+ * above 255 counts as 255, as in Linux's KERNEL_VERSION().
+ */
+struct perfctr_cpu_mask {
+	unsigned int nrwords;
+	unsigned int mask[1];		/* in fact nrwords of them */
+};
+
+struct perfctr_cpus_info {		/* from malloc(): free() it */
+	struct perfctr_cpu_mask *cpus;
+	struct perfctr_cpu_mask *cpus_forbidden;
+};
+
+int _perfctr_abi_check_fd(int fd, unsigned int user_abi_version);
+
+static __inline__ int perfctr_abi_check_fd(int fd)
+{
+	return _perfctr_abi_check_fd(fd, PERFCTR_ABI_VERSION);
+}
+
+int perfctr_info(int fd, struct perfctr_info *info);
+struct perfctr_cpus_info *perfctr_cpus_info(int fd);
+struct perfctr_cpus_info *vperfctr_cpus_info(const struct vperfctr *vperfctr);
+void perfctr_cpus_info_print(const struct perfctr_cpus_info *cpus_info);
+int perfctr_cpus_info_fprint(FILE *stream,
+			     const struct perfctr_cpus_info *cpus_info);
+void perfctr_cpu_control_print(const struct perfctr_cpu_control *control);
+int perfctr_cpu_control_fprint(FILE *stream,
+			       const struct perfctr_cpu_control *control);
+unsigned int perfctr_linux_version_code(void);
+
+#define PERFCTR_KERNEL_VERSION(v, p, s) \
+	(((v) << 16) + ((p) << 8) + ((s) > 255 ? 255 : (s)))
+
+/*
+ * perfctr 2.7's tables of processor events, for the machine of
+ * cpu_type: perfctr_cpu_event_set() returns the set, or NULL with errno
+ * EINVAL for an unknown cpu_type.  The sets are those of
+ * perfctr_event_list(), hardware events only: Intel's architectural
+ * events, AMD's core events and the Arm PMUv3's common events; the
+ * TSC-only and timer-only machines have a set of no events.  On x86,
+ * evntsel is the event select, bits 7..0 of the selector, and a unit
+ * mask, where there is one, gives bits 15..8; on arm64, evntsel is the
+ * event number.  counters_set has bit i set if general-purpose counter
+ * i can count the event: every bit, as any of them can (the machine has
+ * perfctr_info.nrctrs).  event_prefix is "" and include NULL.
+ */
+enum perfctr_unit_mask_type {
+	perfctr_um_type_fixed,		/* one value, which must be used */
+	perfctr_um_type_exclusive,	/* one of nvalues values */
+	perfctr_um_type_bitmask,	/* any of nvalues bits, or'ed */
+};
+
+struct perfctr_unit_mask_value {
+	unsigned int value;
+	const char *description;	/* "NAME:text" or "text" */
+};
+
+struct perfctr_unit_mask {
+	unsigned short default_value;
+	enum perfctr_unit_mask_type type:8;
+	unsigned char nvalues;
+	struct perfctr_unit_mask_value values[1];	/* in fact nvalues */
+};
+
+struct perfctr_event {
+	unsigned short evntsel;
+	unsigned short counters_set;
+	const struct perfctr_unit_mask *unit_mask;	/* or NULL */
+	const char *name;
+	const char *description;
+};
+
+struct perfctr_event_set {
+	unsigned int cpu_type;
+	const char *event_prefix;
+	const struct perfctr_event_set *include;	/* its events too */
+	unsigned int nevents;
+	const struct perfctr_event *events;
+};
+
+const struct perfctr_event_set *perfctr_cpu_event_set(unsigned int cpu_type);
 
 #ifdef __cplusplus
 }

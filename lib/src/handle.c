@@ -77,7 +77,7 @@ struct vperfctr *vperfctr_open_tid(int tid, int creat)
 	struct vperfctr *vperfctr;
 	int fd, err;
 
-	fd = _vperfctr_open(tid, creat);
+	fd = vperfctr_open_fd(tid, creat);
 	if (fd < 0)
 		return NULL;
 	vperfctr = wrap_fd(fd, tid == 0 || tid == gettid());

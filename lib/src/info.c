@@ -14,8 +14,6 @@
 
 #include "internal.h"
 
-#define SYSFS_KERNEL	"/sys/kernel"
-
 /* Longest file content we accept, newline included. */
 #define FIELD_SIZE	64
 

@@ -22,15 +22,32 @@ struct vperfctr {
 	size_t map_size;
 };
 
+/* sys.c: the vperfctr_open system call, @tid and all. */
+int vperfctr_open_fd(int tid, int creat);
+
 /* control.c */
 int vperfctr_control_append(struct vperfctr_control *control, __u32 map,
 			    __u64 evntsel, __s64 ireset, int imode);
 int vperfctr_stop_fd(int fd);
+
+/* Where the kernel describes its counters: SYSFS_KERNEL/perfctr/. */
+#define SYSFS_KERNEL	"/sys/kernel"
 
 /*
  * info.c: perfctr_info_read() from @dir instead of /sys/kernel, which
  * must then hold a perfctr/ directory; for the tests.
  */
 int perfctr_info_read_dir(const char *dir, struct perfctr_info *info);
+
+/*
+ * compat.c: what perfctr 2.7's functions do, from @dir instead of
+ * /sys/kernel, from the CPU list in file @online instead of
+ * /sys/devices/system/cpu/online, from @release instead of uname();
+ * for the tests.
+ */
+int vperfctr_open_self_dir(const char *dir, int creat);
+int perfctr_abi_check_dir(const char *dir, unsigned int user_abi_version);
+struct perfctr_cpus_info *perfctr_cpus_info_read(const char *online);
+unsigned int perfctr_linux_version_parse(const char *release);
 
 #endif /* LIBPERFCTR_INTERNAL_H */

@@ -95,10 +95,9 @@ int vperfctr_read_ctrs(const struct vperfctr *vperfctr,
 
 int vperfctr_read_state(const struct vperfctr *vperfctr,
 			struct perfctr_sum_ctrs *sum,
-			struct vperfctr_control *control,
-			struct perfctr_sum_ctrs *children)
+			struct vperfctr_control *control)
 {
-	return _vperfctr_read(vperfctr->fd, sum, control, children);
+	return _vperfctr_read(vperfctr->fd, sum, control, NULL);
 }
 
 int vperfctr_read_children(const struct vperfctr *vperfctr,

@@ -32,9 +32,9 @@ struct rvperfctr *rvperfctr_open(int pid)
 	if (!rvperfctr)
 		return NULL;
 	rvperfctr->pid = pid;
-	rvperfctr->fd = _vperfctr_open(pid, 1);
+	rvperfctr->fd = vperfctr_open_fd(pid, 1);
 	if (rvperfctr->fd < 0 && errno == EEXIST)
-		rvperfctr->fd = _vperfctr_open(pid, 0);
+		rvperfctr->fd = vperfctr_open_fd(pid, 0);
 	if (rvperfctr->fd < 0) {
 		err = errno;
 		free(rvperfctr);

@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include <libperfctr.h>
+#include "internal.h"
 
-int _vperfctr_open(int tid, int creat)
+int vperfctr_open_fd(int tid, int creat)
 {
 	return syscall(__NR_vperfctr_open, (long)tid, (long)creat, 0L, 0L,
 		       0L, 0L);

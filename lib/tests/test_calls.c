@@ -17,8 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
-#include <libperfctr.h>
+#include "internal.h"
 #include "tap.h"
 
 #define MAX_CALLS	8
@@ -135,7 +136,7 @@ static void test_numbers(void)
 
 	memset(&control, 0, sizeof(control));
 	boot();
-	_vperfctr_open(0, 1);
+	_vperfctr_open(1);
 	_vperfctr_control(3, &control);
 	_vperfctr_unlink(3);
 	_vperfctr_read(3, &sum, NULL, NULL);
@@ -177,7 +178,7 @@ static void test_no_perfctr(void)
 	will_fail(ENOSYS);
 	will_fail(ENOSYS);
 	errno = 0;
-	tap_ok(_vperfctr_open(0, 0) == -1 && errno == ENOSYS,
+	tap_ok(_vperfctr_open(0) == -1 && errno == ENOSYS,
 	       "no perfctr: _vperfctr_open: -1, ENOSYS");
 	errno = 0;
 	tap_ok(_vperfctr_control(3, &control) == -1 && errno == ENOSYS,
@@ -310,11 +311,10 @@ static void test_read_syscall(void)
 
 	kernel.control_out.cpu_control.tsc_on = 1;
 	call = &kernel.call[3];
-	tap_ok(vperfctr_read_state(vperfctr, &sum, &control, &children) == 0 &&
+	tap_ok(vperfctr_read_state(vperfctr, &sum, &control) == 0 &&
 	       call->arg[1] == (long)&sum && call->arg[2] == (long)&control &&
-	       call->arg[3] == (long)&children &&
-	       control.cpu_control.tsc_on == 1,
-	       "read_state: all three pointers passed");
+	       !call->arg[3] && control.cpu_control.tsc_on == 1,
+	       "read_state: vperfctr_read(fd, sum, control, NULL)");
 
 	kernel.children_out.tsc = 5555;
 	kernel.children_out.pmc[3] = 33;
@@ -498,7 +498,7 @@ static void test_foreign_page(void)
 	int fd;
 
 	init_state(&state, 0, 0);
-	state.abi_version = 5 << 16;	/* perfctr 2.7 */
+	state.abi_version = 5 << 16;	/* another major version */
 	boot();
 	fd = page_fd(&state);
 	will_return(fd);
@@ -690,6 +690,144 @@ static void test_remote_calls(void)
 	rvperfctr_close(rvperfctr);
 }
 
+/*
+ * perfctr 2.7's _vperfctr_open(): the calling thread, created or
+ * opened, and a descriptor even for a thread without a state.
+ */
+static void test_open_27(void)
+{
+	char root[64], dir[96];
+	struct stat want, got;
+	int fd, kfd = unmappable_fd();
+
+	boot();
+	will_return(kfd);
+	tap_ok(_vperfctr_open(1) == kfd && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 0, 1),
+	       "_vperfctr_open(1): vperfctr_open(0, 1), its descriptor");
+	boot();
+	will_fail(EEXIST);
+	errno = 0;
+	tap_ok(_vperfctr_open(1) == -1 && errno == EEXIST &&
+	       kernel.ncalls == 1,
+	       "_vperfctr_open(1), state exists: EEXIST, as in 2.7");
+	boot();
+	will_return(kfd);
+	tap_ok(_vperfctr_open(0) == kfd && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 0, 0),
+	       "_vperfctr_open(0): vperfctr_open(0, 0), the state's "
+	       "descriptor");
+	close(kfd);
+
+	snprintf(root, sizeof(root), "/tmp/perfctr-open27-XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	snprintf(dir, sizeof(dir), "%s/perfctr", root);
+	boot();
+	will_fail(ENOENT);
+	errno = 0;
+	tap_ok(vperfctr_open_self_dir(root, 0) == -1 && errno == ENOENT &&
+	       kernel.ncalls == 1,
+	       "_vperfctr_open(0), no state, no perfctr in sysfs: ENOENT");
+	mkdir(dir, 0755);
+	boot();
+	will_fail(ENOENT);
+	fd = vperfctr_open_self_dir(root, 0);
+	tap_ok(fd >= 0 && kernel.ncalls == 1 &&
+	       called(0, __NR_vperfctr_open, 0, 0),
+	       "_vperfctr_open(0), no state: a descriptor, after one call");
+	tap_ok(fd >= 0 && fstat(fd, &got) == 0 && stat(dir, &want) == 0 &&
+	       S_ISDIR(got.st_mode) && got.st_ino == want.st_ino &&
+	       got.st_dev == want.st_dev,
+	       "_vperfctr_open(0), no state: of the sysfs perfctr directory");
+	tap_ok(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	       "_vperfctr_open(0), no state: close-on-exec, as the kernel's");
+	tap_ok(fd >= 0 && close(fd) == 0,
+	       "_vperfctr_open(0), no state: closed with close()");
+	boot();
+	will_fail(ENOENT);
+	errno = 0;
+	tap_ok(vperfctr_open_self_dir(root, 1) == -1 && errno == ENOENT &&
+	       kernel.ncalls == 1,
+	       "_vperfctr_open(1) failing with ENOENT: no descriptor made up");
+	boot();
+	will_fail(ESRCH);
+	errno = 0;
+	tap_ok(vperfctr_open_self_dir(root, 0) == -1 && errno == ESRCH &&
+	       kernel.ncalls == 1,
+	       "_vperfctr_open(0) failing otherwise: the kernel's errno");
+	rmdir(dir);
+	rmdir(root);
+
+	/* The real sysfs, whatever this machine has. */
+	boot();
+	will_fail(ENOENT);
+	errno = 0;
+	fd = _vperfctr_open(0);
+	if (access("/sys/kernel/perfctr", F_OK) == 0)
+		tap_ok(fd >= 0, "_vperfctr_open(0), no state, this machine's "
+		       "sysfs has perfctr: a descriptor");
+	else
+		tap_ok(fd == -1 && errno == ENOENT, "_vperfctr_open(0), no "
+		       "state, this machine's sysfs has no perfctr: ENOENT");
+	if (fd >= 0)
+		close(fd);
+}
+
+/* perfctr 2.7's reads of one part of a state. */
+static void test_read_27(void)
+{
+	struct perfctr_sum_ctrs sum, children;
+	struct vperfctr_control control;
+	const struct call *call;
+
+	boot();
+	kernel.sum_out.tsc = 1001;
+	kernel.sum_out.pmc[2] = 22;
+	kernel.control_out.cpu_control.nractrs = 3;
+	kernel.children_out.tsc = 3003;
+	kernel.children_out.pmc[1] = 11;
+	memset(&sum, 0, sizeof(sum));
+	memset(&control, 0, sizeof(control));
+	memset(&children, 0, sizeof(children));
+
+	call = &kernel.call[0];
+	tap_ok(_vperfctr_read_sum(7, &sum) == 0 &&
+	       call->nr == __NR_vperfctr_read && call->arg[0] == 7 &&
+	       call->arg[1] == (long)&sum && !call->arg[2] && !call->arg[3] &&
+	       sum.tsc == 1001 && sum.pmc[2] == 22,
+	       "_vperfctr_read_sum: vperfctr_read(fd, sum, NULL, NULL)");
+	call = &kernel.call[1];
+	tap_ok(_vperfctr_read_control(7, &control) == 0 &&
+	       call->nr == __NR_vperfctr_read && call->arg[0] == 7 &&
+	       !call->arg[1] && call->arg[2] == (long)&control &&
+	       !call->arg[3] && control.cpu_control.nractrs == 3,
+	       "_vperfctr_read_control: vperfctr_read(fd, NULL, control, "
+	       "NULL)");
+	call = &kernel.call[2];
+	tap_ok(_vperfctr_read_children(7, &children) == 0 &&
+	       call->nr == __NR_vperfctr_read && call->arg[0] == 7 &&
+	       !call->arg[1] && !call->arg[2] &&
+	       call->arg[3] == (long)&children && children.tsc == 3003 &&
+	       children.pmc[1] == 11,
+	       "_vperfctr_read_children: vperfctr_read(fd, NULL, NULL, "
+	       "children)");
+	tap_is_int(kernel.ncalls, 3, "2.7 reads: one system call each");
+
+	will_fail(EBADF);
+	will_fail(EINVAL);
+	will_fail(EPERM);
+	errno = 0;
+	tap_ok(_vperfctr_read_sum(7, &sum) == -1 && errno == EBADF,
+	       "_vperfctr_read_sum failing: -1, the kernel's errno");
+	errno = 0;
+	tap_ok(_vperfctr_read_control(7, &control) == -1 && errno == EINVAL,
+	       "_vperfctr_read_control failing: -1, the kernel's errno");
+	errno = 0;
+	tap_ok(_vperfctr_read_children(7, &children) == -1 && errno == EPERM,
+	       "_vperfctr_read_children failing: -1, the kernel's errno");
+}
+
 int main(void)
 {
 	test_numbers();
@@ -705,5 +843,7 @@ int main(void)
 	test_read_pmc();
 	test_remote_open();
 	test_remote_calls();
+	test_open_27();
+	test_read_27();
 	return tap_done();
 }

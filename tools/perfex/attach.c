@@ -195,7 +195,8 @@ static int read_ended(struct perfex_target *target,
 	     waited < REAP_WAIT_NS; waited += REAP_POLL_NS)
 		sleep_ns(REAP_POLL_NS);
 	if ((page_flags(target) & VPERFCTR_STATE_DETACHED) &&
-	    vperfctr_read_state(target->counters, sum, NULL, children) == 0) {
+	    _vperfctr_read(vperfctr_fd(target->counters), sum, NULL,
+			   children) == 0) {
 		*children_known = 1;
 		return 0;
 	}
@@ -244,7 +245,8 @@ int perfex_target_finish(struct perfex_target *target,
 	vperfctr_unlink(target->counters);
 	let_go(target->tid, sig);
 	/* Detached now: its sums are final, and anyone may read them. */
-	if (vperfctr_read_state(target->counters, sum, NULL, children) < 0)
+	if (_vperfctr_read(vperfctr_fd(target->counters), sum, NULL,
+			   children) < 0)
 		return -1;
 	*children_known = 1;
 	return 0;

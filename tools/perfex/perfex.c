@@ -92,10 +92,11 @@ static void __attribute__((format(printf, 1, 2))) error(const char *fmt, ...)
 /* Is perfctr there?  Without creating a state for ourselves. */
 static int probe_perfctr(void)
 {
-	int fd = _vperfctr_open(0, 0);
+	int fd = _vperfctr_open(0);
 
 	if (fd >= 0) {
-		close(fd);	/* we run under perfex ourselves */
+		/* Our state, if we run under perfex, or perfctr's sysfs. */
+		close(fd);
 		return 0;
 	}
 	if (errno == ENOENT)
@@ -566,7 +567,8 @@ static int run_once(struct session *s, struct perfex_count *counts,
 	 * The command's other threads and its child processes added their
 	 * sums to its children sums when they were reaped.
 	 */
-	if (vperfctr_read_state(child.counters, &sum, NULL, &children) < 0) {
+	if (_vperfctr_read(vperfctr_fd(child.counters), &sum, NULL,
+			   &children) < 0) {
 		error("vperfctr_read: %s", strerror(errno));
 		vperfctr_close(child.counters);
 		return PERFEX_EXIT_FAILURE;
