@@ -13,8 +13,9 @@
  * machine's counters, and <perfctr/events.h>, included below, turns event
  * names such as "cycles:u" or "page-faults" into counters of a control.
  *
- * The library keeps no global state and prints nothing, except
- * perfctr_info_print() and perfctr_info_fprint(), whose job it is.
+ * The library keeps no global state and prints nothing, except the
+ * functions whose job it is: perfctr_info_print(), perfctr_info_fprint()
+ * and perfctr 2.7's printers below.
  * Functions that return int return 0 (or a non-negative value) on
  * success and -1 with errno set on failure; functions that return a
  * pointer return NULL with errno set.
