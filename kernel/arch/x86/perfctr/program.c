@@ -171,6 +171,9 @@ static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
  *	counter's width
  * @allow_kernel: whether the caller may count kernel-mode events
  *
+ * A general-purpose selector may carry the enable bit, and an interrupt-mode
+ * one the interrupt bit, as perfctr 2.7's did; the driver sets them anyway.
+ *
  * Return: 0 if it may; -EINVAL for a counter the processor does not have,
  * an event selector bit it does not let user space set, neither user nor
  * kernel mode, or an interrupt-mode counter that cannot interrupt or
@@ -195,7 +198,14 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 	} else {
 		if (map >= desc->pmu.nrctrs)
 			return -EINVAL;
-		allowed = desc->evntsel_user;
+		/*
+		 * perfctr 2.7's selectors carry the enable bit, and the
+		 * interrupt bit in interrupt mode: the driver sets both
+		 * itself, so they are accepted where it would.
+		 */
+		allowed = desc->evntsel_user | ARCH_PERFMON_EVENTSEL_ENABLE;
+		if (ireset)
+			allowed |= ARCH_PERFMON_EVENTSEL_INT;
 		ireset_min = desc->ireset_min;
 	}
 	if (evntsel & ~allowed)

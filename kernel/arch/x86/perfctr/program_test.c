@@ -281,10 +281,11 @@ static void evntsel_reserved_and_driver_bits_are_einval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, 0, true), 0);
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_PC, 0, true),
 			-EINVAL);
+	/* INT only on an interrupt-mode counter, where the driver sets it. */
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_INT, 0, true),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_EN, 0, true),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_EN | SEL_INT,
+						0, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | BIT_ULL(32), 0,
 						true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, BIT_ULL(63) | sel, 0,
@@ -402,9 +403,7 @@ static void zen2_evntsel_rules(struct kunit *test)
 					     false), 0);
 	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | 0x3ULL << 40, 0,
 					     false), 0);
-	/* The driver's enable and interrupt bits. */
-	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_EN, 0, true),
-			-EINVAL);
+	/* The interrupt bit on an accumulation-mode counter. */
 	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, sel | SEL_INT, 0, true),
 			-EINVAL);
 	/* Reserved: bit 19, bit 21 (no AnyThread), 39:36, 63:42. */
@@ -438,6 +437,47 @@ static void zen2_evntsel_rules(struct kunit *test)
  * rdpmc: before a thread may read the counters, those another thread
  * used on this CPU are zeroed; then CR4.PCE is set.
  */
+/*
+ * perfctr 2.7's clients set EN (bit 22) in every general-purpose selector
+ * and INT (bit 20) in the interrupt-mode ones.  Both are accepted there and
+ * change nothing: the MSRs are written as for a selector without them.
+ */
+static void perfctr27_enable_and_interrupt_bits_are_accepted(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	u64 sel = INST_RETIRED | SEL_USR;
+	static const struct msr_write resume[] = {
+		{ 0x186, INST_RETIRED | SEL_USR | SEL_EN },
+		{ 0x187, CORE_CYCLES | SEL_USR | SEL_EN | SEL_INT },
+		{ 0x38f, BIT_ULL(0) | BIT_ULL(1) },
+	};
+
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_EN, 0, true),
+			0);
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_INT, -1000,
+						true), 0);
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel | SEL_EN | SEL_INT,
+						-1000, true), 0);
+	/* Not on a fixed counter, which 2.7 did not know. */
+	KUNIT_EXPECT_EQ(test, skylake_check_one(test, PERFCTR_MAP_X86_FIXED,
+						SEL_USR | SEL_EN, 0, true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, 0xc0 | SEL_USR | SEL_EN,
+					     0, false), 0);
+	KUNIT_EXPECT_EQ(test, zen2_check_one(test, 0, 0xc0 | SEL_USR | SEL_EN |
+					     SEL_INT, -1000, false), 0);
+
+	memset(&c->control, 0, sizeof(c->control));
+	c->desc = c->skylake;
+	add(c, 0, sel | SEL_EN, 0);
+	add(c, 1, CORE_CYCLES | SEL_USR | SEL_EN | SEL_INT, -1000);
+	KUNIT_ASSERT_EQ(test, check(c, true), 0);
+	setup_state(c);
+	enable(c);
+	expect_writes(test, resume, ARRAY_SIZE(resume));
+	disable(c);
+}
+
 static void user_read_zeroes_counters_others_used(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
@@ -505,6 +545,7 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE_PARAM(every_counter_has_registers_of_its_own,
 			 x86_perfctr_test_cpu_params),
 	KUNIT_CASE(evntsel_reserved_and_driver_bits_are_einval),
+	KUNIT_CASE(perfctr27_enable_and_interrupt_bits_are_accepted),
 	KUNIT_CASE(kernel_mode_and_anythread_need_privilege),
 	KUNIT_CASE(counter_ranges_and_reuse_are_einval),
 	KUNIT_CASE(imode_reset_value_must_fit_the_counter),
