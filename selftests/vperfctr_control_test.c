@@ -77,13 +77,53 @@ TEST_F(vperfctr, control_tsc_off_stops_counting)
 	ASSERT_EQ(before, after);
 }
 
+/* TSC off and a counter on: the counters restart, the TSC from zero. */
 TEST_F(vperfctr, control_tsc_off_resets_tsc_sum)
 {
+	struct vperfctr_control control;
+
 	ASSERT_EQ(0, start_tsc(self->fd));
 	spin_ms(1);
 	ASSERT_NE(0ull, read_tsc_sum(self->fd));
-	ASSERT_EQ(0, stop_counters(self->fd));
+	memset(&control, 0, sizeof(control));
+	add_amode(&control, SW_EVENT(PAGE_FAULTS), PERFCTR_SW_USR);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
 	ASSERT_EQ(0ull, read_tsc_sum(self->fd));
+}
+
+/*
+ * A control that enables nothing restarts nothing: it keeps every sum,
+ * without preserve bits (virtual.txt; perfctr 2.7's vperfctr_stop()).
+ * The next control that restarts resets the sums as usual.
+ */
+TEST_F(vperfctr, stop_keeps_every_sum)
+{
+	struct perfctr_sum_ctrs before, after;
+	struct vperfctr_control control;
+
+	ASSERT_EQ(0, start_faults(self->fd));
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	spin_ms(1);
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+	ASSERT_NE(0ull, before.tsc);
+	ASSERT_LE(FRESH_PAGES, before.pmc[0]);
+	ASSERT_EQ(0, touch_fresh_pages(FRESH_PAGES));
+	spin_ms(1);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_EQ(0, memcmp(&before, &after, sizeof(before)));
+
+	/* Stopped again: still kept. */
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_EQ(0, memcmp(&before, &after, sizeof(before)));
+
+	/* Restarted: the TSC goes on from its sum, the fault count from 0. */
+	fault_control(&control);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+	ASSERT_LE(before.tsc, after.tsc);
+	ASSERT_GT(FRESH_PAGES, after.pmc[0]);
 }
 
 TEST_F(vperfctr, control_tsc_on_again_keeps_tsc_sum)

@@ -397,6 +397,45 @@ TEST_F(family, control_resets_children_sums)
 	ASSERT_TRUE(all_zero(&children, sizeof(children)));
 }
 
+/* A control that enables nothing keeps the children sums. */
+TEST_F(family, stop_keeps_children_sums)
+{
+	struct perfctr_sum_ctrs before, after;
+
+	ASSERT_EQ(0, in_child(touch_pages_child, NULL));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &before));
+	ASSERT_GE(before.pmc[0], FRESH_PAGES);
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &after));
+	ASSERT_EQ(0, memcmp(&before, &after, sizeof(before)));
+}
+
+/* ... and the children it had still come back into them. */
+TEST_F(family, child_reaped_after_parents_stop_adds_its_counts)
+{
+	struct perfctr_sum_ctrs children;
+	int go[2];
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(CHILD_CHECK_FAILED);
+		_exit(touch_pages_child(NULL));
+	}
+	close(go[0]);
+	ASSERT_EQ(0, stop_counters(self->fd));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	close(go[1]);
+	ASSERT_EQ(0, reap(pid));
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	ASSERT_GE(children.pmc[0], FRESH_PAGES);
+}
+
 TEST_F(family, thread_inherits_a_state)
 {
 	struct open_result r;

@@ -63,8 +63,8 @@ int vperfctr_info(const struct vperfctr *vperfctr, struct perfctr_info *info);
  * resets every sum whose bit is clear in control->preserve (the TSC sum
  * is reset only when control turns the TSC off) and restarts whatever
  * control enables.  Clear control with memset() before filling it in.
- * vperfctr_stop() installs an all-off control that preserves the PMC
- * sums; the kernel resets the TSC sum on the way.
+ * vperfctr_stop() installs an all-off control, which resets nothing:
+ * every sum, the TSC's and the children's too, is kept.
  */
 int vperfctr_control(const struct vperfctr *vperfctr,
 		     const struct vperfctr_control *control);

@@ -93,9 +93,8 @@ int vperfctr_stop_fd(int fd)
 {
 	struct vperfctr_control control;
 
-	/* All off.  The kernel still resets the TSC sum: it has no bit. */
+	/* All off: the kernel keeps every sum. */
 	memset(&control, 0, sizeof(control));
-	control.preserve = ~0u;
 	return _vperfctr_control(fd, &control);
 }
 

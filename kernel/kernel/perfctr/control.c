@@ -164,7 +164,8 @@ unsigned int vperfctr_sample_interval(u32 width, u32 khz)
  *
  * The sums restart from zero, except those of the counters whose bit is
  * set in control->preserve.  The TSC sum restarts only when the new control
- * turns the TSC off: a TSC left on keeps accumulating.
+ * turns the TSC off: a TSC left on keeps accumulating.  A control that
+ * enables nothing restarts nothing and keeps every sum: it stops.
  */
 void vperfctr_set_control(struct vperfctr *perfctr,
 			  const struct vperfctr_control *control)
@@ -173,6 +174,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	bool stop = !perfctr_cstatus_enabled(vperfctr_cstatus(cc));
 	u32 min_width = 64;
 
 	perfctr->control = *control;
@@ -191,13 +193,13 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	kstate->live = 0;
 	kstate->live_clock = 0;
 	kstate->nrsums = nrctrs;
-	if (!cc->tsc_on)
+	if (!cc->tsc_on && !stop)
 		state->tsc_sum = 0;
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
 
-		if (!(control->preserve & BIT(i)))
+		if (!(control->preserve & BIT(i)) && !stop)
 			pmc->sum = 0;
 		else if (pmc->sum && i >= kstate->nrsums)
 			kstate->nrsums = i + 1;

@@ -136,10 +136,60 @@ static void control_keeps_tsc_sum_unless_tsc_turned_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_tsc(state->cstatus));
 
+	/* TSC off, a counter on: the counters restart, the TSC's from 0. */
 	tsc_control(&control, 0);
+	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control.cpu_control.nractrs = 1;
 	vperfctr_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0);
+	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_has_tsc(state->cstatus));
+}
+
+/*
+ * A control that enables nothing restarts nothing, so it resets no sum
+ * (virtual.txt resets them "before restarting"): perfctr 2.7's
+ * vperfctr_stop().  The next control that restarts resets as usual.
+ */
+static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_control control;
+
+	tsc_control(&control, 1);
+	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(&control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control.cpu_control.nractrs = 2;
+	vperfctr_set_control(ctx->perfctr, &control);
+	state->tsc_sum = 700;
+	state->pmc[0].sum = 5;
+	state->pmc[1].sum = 6;
+
+	tsc_control(&control, 0);
+	vperfctr_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_enabled(state->cstatus));
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 5);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
+	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
+	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+	KUNIT_EXPECT_EQ(test, kstate->live_clock, 0);
+
+	/* Stopped again: still kept. */
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
+
+	/* Restarted with the TSC and counter 1 kept: counter 0 restarts. */
+	tsc_control(&control, 1);
+	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control.cpu_control.nractrs = 1;
+	control.preserve = BIT(1);
+	vperfctr_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
 }
 
 static void control_resets_sums_except_preserved(struct kunit *test)
@@ -222,6 +272,7 @@ static struct kunit_case perfctr_control_cases[] = {
 	KUNIT_CASE(check_control_rejects_more_counters_than_hardware),
 	KUNIT_CASE(check_control_rejects_entries_beyond_counters),
 	KUNIT_CASE(control_keeps_tsc_sum_unless_tsc_turned_off),
+	KUNIT_CASE(control_enabling_nothing_keeps_every_sum),
 	KUNIT_CASE(control_resets_sums_except_preserved),
 	KUNIT_CASE(nrsums_bounds_the_sums_that_may_be_nonzero),
 	KUNIT_CASE(sample_interval_follows_width_and_clock),

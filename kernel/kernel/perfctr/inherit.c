@@ -7,9 +7,11 @@
  * the creator's state and that state's inheritance id.  When the child is
  * reaped, its sums and its own children's sums are added to the creator's
  * children sums, but only if the id still matches and the child kept the
- * control it inherited: a new control (or an unlink) renews the id of the
- * state it is set on and cuts it from its parent, so counts of different
- * controls are never mixed.
+ * control it inherited: a new control that enables something (or an
+ * unlink) renews the id of the state it is set on and cuts it from its
+ * parent, so counts of different controls are never mixed.  A control that
+ * enables nothing keeps the id: the counts it stopped are still the
+ * inherited control's.
  *
  * Threads are children like processes: their counts end up in the
  * children sums of the thread that created them.

@@ -211,7 +211,7 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 {
 	bool want_hw = vperfctr_control_has_hw(&control->cpu_control);
 	unsigned long flags;
-	bool user_read;
+	bool user_read, restart;
 	int ret;
 
 	if (want_hw) {
@@ -228,23 +228,29 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 			return ret;
 		}
 	}
-	vperfctr_new_generation(perfctr, true);
 	/* For another thread, the counters are suspended already. */
 	local_irq_save(flags);
 	if (vperfctr_is_oncpu(perfctr))
 		vperfctr_suspend(perfctr);
 	user_read = perfctr->kstate->flags & VPERFCTR_STATE_RDPMC;
 	vperfctr_set_control(perfctr, control);
+	restart = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
 	if (tsk == current) {
 		if (user_read || perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
 			arch_perfctr_user_read(perfctr->kstate->flags &
 					       VPERFCTR_STATE_RDPMC);
-		if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus)) {
+		if (restart) {
 			perfctr->last_cpu = smp_processor_id();
 			vperfctr_resume(perfctr);
 		}
 	}
 	local_irq_restore(flags);
+	/*
+	 * A control that enables nothing keeps every sum, the children's
+	 * too, and the children it had still propagate into them.
+	 */
+	if (restart)
+		vperfctr_new_generation(perfctr, true);
 	if (want_hw)
 		perfctr->hw_reserved = true;
 	else

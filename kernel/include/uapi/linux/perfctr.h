@@ -154,7 +154,8 @@ struct perfctr_cpu_control {
  * resets the sums of the counters, except those whose bit is set in
  * preserve, and the sums of the children.  The TSC sum restarts only if
  * the new control turns the TSC off.  A control with tsc_on, nractrs and
- * nrictrs all zero stops the counters.
+ * nrictrs all zero stops the counters and resets nothing: every sum,
+ * the children's too, is kept.
  */
 struct vperfctr_control {
 	__s32 si_signo;		/* signal sent on i-mode overflow */
