@@ -155,19 +155,19 @@ static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr_state *kstate = ctx->perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
-	struct vperfctr_control control;
+	struct vperfctr_control *control = new_control(test);
 
-	tsc_control(&control, 1);
-	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	sw_control(&control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	control.cpu_control.nractrs = 2;
-	vperfctr_set_control(ctx->perfctr, &control);
+	tsc_control(control, 1);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control->cpu_control.nractrs = 2;
+	vperfctr_set_control(ctx->perfctr, control);
 	state->tsc_sum = 700;
 	state->pmc[0].sum = 5;
 	state->pmc[1].sum = 6;
 
-	tsc_control(&control, 0);
-	vperfctr_set_control(ctx->perfctr, &control);
+	tsc_control(control, 0);
+	vperfctr_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_enabled(state->cstatus));
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 5);
@@ -177,16 +177,16 @@ static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kstate->live_clock, 0);
 
 	/* Stopped again: still kept. */
-	vperfctr_set_control(ctx->perfctr, &control);
+	vperfctr_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
 
 	/* Restarted with the TSC and counter 1 kept: counter 0 restarts. */
-	tsc_control(&control, 1);
-	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	control.cpu_control.nractrs = 1;
-	control.preserve = BIT(1);
-	vperfctr_set_control(ctx->perfctr, &control);
+	tsc_control(control, 1);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control->cpu_control.nractrs = 1;
+	control->preserve = BIT(1);
+	vperfctr_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
