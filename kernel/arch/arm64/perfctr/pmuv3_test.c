@@ -16,6 +16,7 @@
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/irqflags.h>
 #include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/perfctr_pmu.h>
@@ -113,6 +114,32 @@ static const struct arm_pmu *fake_armpmu(struct arm_pmu *armpmu, u32 pmuver,
 	return armpmu;
 }
 
+/*
+ * The driver's per-CPU calls, with interrupts off as the core makes them
+ * (__switch_to(), or local_irq_save() around a control).
+ */
+static void enable_irqs_off(const struct perfctr_cpu_state *state,
+			    const struct perfctr_cpu_control *cc)
+{
+	local_irq_disable();
+	arch_perfctr_enable(state, cc);
+	local_irq_enable();
+}
+
+static void disable_irqs_off(const struct perfctr_cpu_state *state)
+{
+	local_irq_disable();
+	arch_perfctr_disable(state);
+	local_irq_enable();
+}
+
+static void user_read_irqs_off(bool allow)
+{
+	local_irq_disable();
+	arch_perfctr_user_read(allow);
+	local_irq_enable();
+}
+
 static int pmuv3_test_init(struct kunit *test)
 {
 	struct pmuv3_test_ctx *c;
@@ -138,8 +165,8 @@ static int pmuv3_test_init(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	/* Claimed, and this CPU's counters taken, as a control would. */
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
-	arch_perfctr_user_read(true);
-	arch_perfctr_user_read(false);
+	user_read_irqs_off(true);
+	user_read_irqs_off(false);
 	c->nr_writes = 0;
 	c->claims = 0;
 	return 0;
@@ -413,7 +440,7 @@ static void expect_two_counters_enabled(struct kunit *test, u64 pmcr)
 	};
 
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
+	enable_irqs_off(&state, &cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
@@ -441,9 +468,9 @@ static void disable_stops_disarms_and_clears(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
+	enable_irqs_off(&state, &cc);
 	ctx()->nr_writes = 0;
-	arch_perfctr_disable(&state);
+	disable_irqs_off(&state);
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
@@ -456,7 +483,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
+	enable_irqs_off(&state, &cc);
 	ctx()->nr_writes = 0;
 	/* The a-mode counter's flag is not this interrupt's business. */
 	ctx()->ovs = BIT(31) | BIT(2);
@@ -471,8 +498,8 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	struct perfctr_cpu_state state;
 
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
-	arch_perfctr_disable(&state);
+	enable_irqs_off(&state, &cc);
+	disable_irqs_off(&state);
 	ctx()->nr_writes = 0;
 	ctx()->ovs = BIT(31);
 	KUNIT_EXPECT_EQ(test, pmuv3_overflow_irq(NULL), IRQ_NONE);
@@ -499,15 +526,15 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
-	arch_perfctr_disable(&state);
+	enable_irqs_off(&state, &cc);
+	disable_irqs_off(&state);
 	ctx()->nr_writes = 0;
-	arch_perfctr_user_read(true);
+	user_read_irqs_off(true);
 	expect_writes(test, grant, ARRAY_SIZE(grant));
 	/* Nothing counted since: nothing to zero. */
-	arch_perfctr_user_read(true);
+	user_read_irqs_off(true);
 	expect_writes(test, regrant, ARRAY_SIZE(regrant));
-	arch_perfctr_user_read(false);
+	user_read_irqs_off(false);
 	expect_writes(test, revoke, ARRAY_SIZE(revoke));
 }
 
@@ -576,15 +603,15 @@ static void first_grant_after_a_claim_takes_the_cpu(struct kunit *test)
 	arch_perfctr_release();
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	ctx()->nr_writes = 0;
-	arch_perfctr_user_read(true);
+	user_read_irqs_off(true);
 	expect_writes(test, take, ARRAY_SIZE(take));
-	arch_perfctr_user_read(true);
+	user_read_irqs_off(true);
 	expect_writes(test, grant, ARRAY_SIZE(grant));
 	/* A resume after a new claim leaves the counts to the core. */
 	arch_perfctr_release();
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	two_counters(&cc, &state);
-	arch_perfctr_enable(&state, &cc);
+	enable_irqs_off(&state, &cc);
 	for (i = 0; i < ctx()->nr_writes; i++)
 		KUNIT_EXPECT_NE(test, ctx()->writes[i].reg, PMUV3_PMEVCNTR);
 }

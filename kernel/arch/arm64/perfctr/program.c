@@ -356,8 +356,8 @@ static u32 pmuv3_take_cpu(unsigned long gen)
 	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
 	isb();
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
-	this_cpu_write(pmuv3_imode_bits, 0);
-	this_cpu_write(pmuv3_clean_gen, gen);
+	__this_cpu_write(pmuv3_imode_bits, 0);
+	__this_cpu_write(pmuv3_clean_gen, gen);
 	return all;
 }
 
@@ -422,8 +422,8 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 	}
 	if (imode)
 		pmuv3_write_reg(PMUV3_PMINTENSET, 0, imode);
-	this_cpu_write(pmuv3_imode_bits, imode);
-	this_cpu_or(pmuv3_dirty_bits, enable);
+	__this_cpu_write(pmuv3_imode_bits, imode);
+	__this_cpu_or(pmuv3_dirty_bits, enable);
 	pmuv3_write_reg(PMUV3_PMCR, 0, pmuv3_pmcr(desc));
 	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
 	isb();
@@ -451,9 +451,12 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 			used |= pmuv3_map_bit(map);
 	}
 	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, used);
-	imode = this_cpu_xchg(pmuv3_imode_bits, 0);
-	if (imode)
+	/* The overflow interrupt only reads the bits: no xchg needed. */
+	imode = __this_cpu_read(pmuv3_imode_bits);
+	if (imode) {
+		__this_cpu_write(pmuv3_imode_bits, 0);
 		pmuv3_write_reg(PMUV3_PMINTENCLR, 0, imode);
+	}
 	isb();
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
 }
@@ -488,9 +491,10 @@ void arch_perfctr_user_read(bool allow)
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
 		gen = READ_ONCE(pmuv3_claim_gen);
-		dirty = this_cpu_xchg(pmuv3_dirty_bits, 0);
+		dirty = __this_cpu_read(pmuv3_dirty_bits);
+		__this_cpu_write(pmuv3_dirty_bits, 0);
 		/* Granted before its counters are read and preset at resume. */
-		if (this_cpu_read(pmuv3_clean_gen) != gen)
+		if (__this_cpu_read(pmuv3_clean_gen) != gen)
 			dirty = pmuv3_take_cpu(gen);
 		for_each_set_bit(bit, &dirty, 32)
 			arch_perfctr_write_counter(bit, 0);
