@@ -175,6 +175,10 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
 	bool stop = !perfctr_cstatus_enabled(vperfctr_cstatus(cc));
+	const struct perfctr_cpu_control *old = &perfctr->control.cpu_control;
+	/* Past the old control's counters and kept sums, all is zero. */
+	unsigned int used = max3(nrctrs, old->nractrs + old->nrictrs,
+				 kstate->nrsums);
 	u32 min_width = 64;
 
 	perfctr->control = *control;
@@ -195,7 +199,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	kstate->nrsums = nrctrs;
 	if (!cc->tsc_on && !stop)
 		state->tsc_sum = 0;
-	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
+	for (i = 0; i < used; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
 

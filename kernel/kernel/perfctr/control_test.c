@@ -198,9 +198,11 @@ static void control_resets_sums_except_preserved(struct kunit *test)
 	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
 	struct vperfctr_control control;
 
+	/* Sums as a control of 32 counters leaves them. */
 	state->pmc[0].sum = 5;
 	state->pmc[1].sum = 6;
 	state->pmc[31].sum = 7;
+	ctx->perfctr->kstate->nrsums = 32;
 	tsc_control(&control, 1);
 	control.preserve = BIT(1) | BIT(31);
 	vperfctr_set_control(ctx->perfctr, &control);
@@ -227,6 +229,7 @@ static void nrsums_bounds_the_sums_that_may_be_nonzero(struct kunit *test)
 
 	/* A kept sum of 0 needs no reading; a kept non-zero one does. */
 	kstate->cpu_state.pmc[5].sum = 9;
+	kstate->nrsums = 8;
 	control.preserve = BIT(5) | BIT(7);
 	vperfctr_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, kstate->nrsums, 6);
@@ -235,6 +238,40 @@ static void nrsums_bounds_the_sums_that_may_be_nonzero(struct kunit *test)
 	vperfctr_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
 	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[5].sum, 0);
+}
+
+/* A smaller control clears every counter the bigger one before it used. */
+static void control_clears_what_the_old_control_used(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_control *control = new_control(test);
+	unsigned int i;
+
+	tsc_control(control, 1);
+	for (i = 0; i < 6; i++)
+		sw_control(control, i, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control->cpu_control.nractrs = 6;
+	vperfctr_set_control(ctx->perfctr, control);
+	for (i = 0; i < 6; i++) {
+		kstate->cpu_state.pmc[i].sum = 10 + i;
+		kstate->cpu_state.pmc[i].start = 20 + i;
+	}
+
+	tsc_control(control, 1);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	control->cpu_control.nractrs = 1;
+	vperfctr_set_control(ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, kstate->nrsums, 1);
+	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
+		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].sum, 0);
+		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].start, 0);
+		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].width,
+				i ? 0 : 64);
+		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].map,
+				i ? 0 : PERFCTR_MAP_SOFTWARE |
+					PERFCTR_SW_PAGE_FAULTS);
+	}
 }
 
 static void sample_interval_follows_width_and_clock(struct kunit *test)
@@ -273,6 +310,7 @@ static struct kunit_case perfctr_control_cases[] = {
 	KUNIT_CASE(check_control_rejects_entries_beyond_counters),
 	KUNIT_CASE(control_keeps_tsc_sum_unless_tsc_turned_off),
 	KUNIT_CASE(control_enabling_nothing_keeps_every_sum),
+	KUNIT_CASE(control_clears_what_the_old_control_used),
 	KUNIT_CASE(control_resets_sums_except_preserved),
 	KUNIT_CASE(nrsums_bounds_the_sums_that_may_be_nonzero),
 	KUNIT_CASE(sample_interval_follows_width_and_clock),

@@ -21,8 +21,9 @@
  * - tsk->thread.perfctr changes under task_lock(tsk), and whoever clears it
  *   drops the thread's reference.  perfctr->owner is RCU protected: the
  *   owner's task_struct outlives a grace period after release_task().
- *   The state itself is freed after a grace period too, for the affinity
- *   hook, which runs under the runqueue lock and cannot take task_lock().
+ *   struct vperfctr is freed after a grace period too, for the affinity
+ *   hook, which runs under the runqueue lock and cannot take task_lock();
+ *   that hook never reads the page, which is freed with the last reference.
  * - The children sums, which reaped descendants add to from any CPU, are
  *   under children_lock, never nested.
  * - The page shared with user space is written inside a sequence count:
@@ -33,6 +34,9 @@
  */
 #include <linux/gfp.h>
 #include <linux/hrtimer.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
@@ -43,6 +47,58 @@
 #include "internal.h"
 
 static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
+
+/*
+ * A few pages of states freed on this CPU, for the next ones, as fork.c
+ * keeps stacks: a process tree that counts allocates one at every fork
+ * and frees one at every reap, and the page allocator would send them
+ * back and forth to the buddy lists.  Only the start of a page, the
+ * struct vperfctr_state, was ever written; the rest stays zero.
+ */
+#define VPERFCTR_CACHED_PAGES	2
+static DEFINE_PER_CPU(struct vperfctr_state *,
+		      vperfctr_cached_pages[VPERFCTR_CACHED_PAGES]);
+
+static struct vperfctr_state *vperfctr_page_alloc(void)
+{
+	struct vperfctr_state *kstate;
+	unsigned int i;
+
+	for (i = 0; i < VPERFCTR_CACHED_PAGES; i++) {
+		kstate = this_cpu_xchg(vperfctr_cached_pages[i], NULL);
+		if (!kstate)
+			continue;
+		if (memcg_kmem_charge_page(virt_to_page(kstate),
+					   GFP_KERNEL_ACCOUNT, 0)) {
+			free_page((unsigned long)kstate);
+			return NULL;
+		}
+		memset(kstate, 0, sizeof(*kstate));
+		return kstate;
+	}
+	return (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+}
+
+/*
+ * Kept only if nothing else holds the page: a get_user_pages() of the
+ * mapping may outlive it, and must not see the next state's counts.
+ */
+static void vperfctr_page_free(struct vperfctr_state *kstate)
+{
+	struct page *page = virt_to_page(kstate);
+	unsigned int i;
+
+	if (page_ref_count(page) == 1) {
+		for (i = 0; i < VPERFCTR_CACHED_PAGES; i++) {
+			if (this_cpu_cmpxchg(vperfctr_cached_pages[i], NULL,
+					     kstate) == NULL) {
+				memcg_kmem_uncharge_page(page, 0);
+				return;
+			}
+		}
+	}
+	free_page((unsigned long)kstate);
+}
 
 /**
  * vperfctr_alloc - allocate a new, inactive counter state
@@ -59,7 +115,7 @@ struct vperfctr *vperfctr_alloc(void)
 	perfctr = kzalloc(sizeof(*perfctr), GFP_KERNEL_ACCOUNT);
 	if (!perfctr)
 		return NULL;
-	perfctr->kstate = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	perfctr->kstate = vperfctr_page_alloc();
 	if (!perfctr->kstate) {
 		kfree(perfctr);
 		return NULL;
@@ -74,14 +130,6 @@ struct vperfctr *vperfctr_alloc(void)
 	perfctr->kstate->time_mult = vperfctr_time_mult;
 	perfctr->kstate->time_shift = vperfctr_time_shift;
 	return perfctr;
-}
-
-static void vperfctr_free_rcu(struct rcu_head *head)
-{
-	struct vperfctr *perfctr = container_of(head, struct vperfctr, rcu);
-
-	free_page((unsigned long)perfctr->kstate);
-	kfree(perfctr);
 }
 
 /**
@@ -116,7 +164,14 @@ void vperfctr_put(struct vperfctr *perfctr)
 		struct vperfctr *parent = perfctr->parent;
 
 		vperfctr_release_hw(perfctr);
-		call_rcu(&perfctr->rcu, vperfctr_free_rcu);
+		/*
+		 * The page goes at once: the affinity hook, the one reader
+		 * without a reference, never reads it.  Freed in a batch
+		 * after a grace period, pages would go back to the buddy
+		 * allocator, and a fork come to take one from there.
+		 */
+		vperfctr_page_free(perfctr->kstate);
+		kfree_rcu(perfctr, rcu);
 		perfctr = parent;
 	}
 }
