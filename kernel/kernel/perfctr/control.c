@@ -174,7 +174,10 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
-	bool stop = !perfctr_cstatus_enabled(vperfctr_cstatus(cc));
+	u32 cstatus = vperfctr_cstatus(cc);
+	bool restart = perfctr_cstatus_enabled(cstatus);
+	/* A control that enables nothing restarts nothing: every sum kept. */
+	u32 keep = restart ? control->preserve : ~0u;
 	const struct perfctr_cpu_control *old = &perfctr->control.cpu_control;
 	/* Past the old control's counters and kept sums, all is zero. */
 	unsigned int used = max3(nrctrs, old->nractrs + old->nrictrs,
@@ -192,18 +195,18 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	perfctr->hw_pmcs = 0;
 
 	vperfctr_write_begin(kstate);
-	state->cstatus = vperfctr_cstatus(cc);
+	state->cstatus = cstatus;
 	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	kstate->live = 0;
 	kstate->live_clock = 0;
 	kstate->nrsums = nrctrs;
-	if (!cc->tsc_on && !stop)
+	if (restart && !cc->tsc_on)
 		state->tsc_sum = 0;
 	for (i = 0; i < used; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
 
-		if (!(control->preserve & BIT(i)) && !stop)
+		if (!(keep & BIT(i)))
 			pmc->sum = 0;
 		else if (pmc->sum && i >= kstate->nrsums)
 			kstate->nrsums = i + 1;
