@@ -95,22 +95,34 @@ int _perfctr_abi_check_fd(int fd, unsigned int user_abi_version)
 	return perfctr_abi_check_dir(SYSFS_KERNEL, user_abi_version);
 }
 
-/* A decimal CPU number at *@p, which is moved past it. */
-static int parse_cpu(const char **p, unsigned int *cpu)
+/*
+ * The decimal number at *@p, whose digits are all skipped: 0, 1 if it is
+ * above @max (then *@value is @max), -1 if *@p is not a digit.
+ */
+static int parse_decimal(const char **p, unsigned int max,
+			 unsigned int *value)
 {
-	unsigned long v = 0;
 	const char *s = *p;
+	unsigned int v = 0;
+	int over = 0;
 
 	if (*s < '0' || *s > '9')
 		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		v = v * 10 + (*s - '0');
-		if (v >= MAX_CPUS)
-			return -1;
+		if (v > (max - (*s - '0')) / 10)
+			over = 1;
+		else
+			v = v * 10 + (*s - '0');
 	}
 	*p = s;
-	*cpu = v;
-	return 0;
+	*value = over ? max : v;
+	return over;
+}
+
+/* A decimal CPU number at *@p, which is moved past it. */
+static int parse_cpu(const char **p, unsigned int *cpu)
+{
+	return parse_decimal(p, MAX_CPUS - 1, cpu) ? -1 : 0;
 }
 
 /*
@@ -295,23 +307,9 @@ void perfctr_cpu_control_print(const struct perfctr_cpu_control *control)
  */
 static int parse_level(const char **p, unsigned int *level, int clamp)
 {
-	const char *s = *p;
-	unsigned int v = 0;
+	int over = parse_decimal(p, 255, level);
 
-	if (*s < '0' || *s > '9')
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v <= 255)
-			v = v * 10 + (*s - '0');
-	}
-	if (v > 255) {
-		if (!clamp)
-			return -1;
-		v = 255;
-	}
-	*p = s;
-	*level = v;
-	return 0;
+	return over < 0 || (over && !clamp) ? -1 : 0;
 }
 
 unsigned int perfctr_linux_version_parse(const char *release)

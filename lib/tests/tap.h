@@ -9,7 +9,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct {
 	int count;
@@ -108,6 +110,29 @@ int tap_is_str(const char *got, const char *want, const char *fmt, ...)
 		tap_diag_text("want: ", want);
 	}
 	return pass;
+}
+
+/* @print's output on stdout, caught in a pipe (at most 2047 bytes). */
+static inline char *tap_stdout_of(void (*print)(const void *), const void *arg)
+{
+	static char buf[2048];
+	int fds[2], saved;
+	ssize_t len;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || pipe(fds) < 0)
+		abort();
+	dup2(fds[1], STDOUT_FILENO);
+	close(fds[1]);
+	print(arg);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	len = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	buf[len > 0 ? len : 0] = '\0';
+	return buf;
 }
 
 static inline void tap_skip(const char *name, const char *why)

@@ -284,29 +284,6 @@ static void test_this_machines_cpus(void)
 	free(b);
 }
 
-/* @print's output on stdout, caught in a pipe. */
-static char *caught(void (*print)(const void *), const void *arg)
-{
-	static char buf[2048];
-	int fds[2], saved;
-	ssize_t len;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || pipe(fds) < 0)
-		abort();
-	dup2(fds[1], STDOUT_FILENO);
-	close(fds[1]);
-	print(arg);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	len = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	buf[len > 0 ? len : 0] = '\0';
-	return buf;
-}
-
 static void print_control(const void *control)
 {
 	perfctr_cpu_control_print(control);
@@ -353,7 +330,7 @@ static void test_control_print(void)
 	tap_is_str(text, control_text, "control fprint: a-mode GP and "
 		   "fixed, i-mode software, one field a line");
 	free(text);
-	tap_is_str(caught(print_control, &c), control_text,
+	tap_is_str(tap_stdout_of(print_control, &c), control_text,
 		   "control print: the same on stdout");
 
 	memset(&c, 0, sizeof(c));
@@ -367,7 +344,7 @@ static void test_control_print(void)
 
 	put_file(online, "0-1\n");
 	info = perfctr_cpus_info_read(online);
-	tap_is_str(info ? caught(print_cpus, info) : NULL,
+	tap_is_str(info ? tap_stdout_of(print_cpus, info) : NULL,
 		   "cpus             0-1 (2 CPUs)\n"
 		   "cpus_forbidden   none (0 CPUs)\n",
 		   "cpus print: on stdout");
