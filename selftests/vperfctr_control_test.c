@@ -470,7 +470,7 @@ TEST(sysfs_info_has_every_field)
 	static const char * const names[] = {
 		"abi_version", "driver_version", "driver", "cpu_type",
 		"cpu_features", "cpu_khz", "tsc_to_cpu_mult", "nrctrs",
-		"ctr_width", "nrfixed", "fixed_width",
+		"ctr_width", "nrfixed", "fixed_width", "nrmetrics",
 	};
 	char buf[64], path[128];
 	unsigned int i;
@@ -520,8 +520,56 @@ TEST(cpu_without_pmu_gets_the_tsc_only_driver)
 	ASSERT_EQ(0, sysfs_value("ctr_width"));
 	ASSERT_EQ(0, sysfs_value("nrfixed"));
 	ASSERT_EQ(0, sysfs_value("fixed_width"));
+	ASSERT_EQ(0, sysfs_value("nrmetrics"));
+	ASSERT_FALSE(sysfs_value("cpu_features") & PERFCTR_FEATURE_TOPDOWN);
 	ASSERT_FALSE(sysfs_value("cpu_features") & PERFCTR_FEATURE_RDPMC);
 	ASSERT_FALSE(sysfs_value("cpu_features") & PERFCTR_FEATURE_PCINT);
+}
+
+/* TopDown: a metric count of 0, 4 or 8, and the feature bit with it. */
+TEST(sysfs_info_nrmetrics_goes_with_the_topdown_feature)
+{
+	long nrmetrics = sysfs_value("nrmetrics");
+
+	ASSERT_TRUE(nrmetrics == 0 || nrmetrics == 4 || nrmetrics == 8);
+	ASSERT_EQ(nrmetrics != 0,
+		  !!(sysfs_value("cpu_features") & PERFCTR_FEATURE_TOPDOWN));
+}
+
+/*
+ * Where the processor has no TopDown metrics (every emulated one), a
+ * metric counter, and the slots counter that the metrics divide, are
+ * counters it does not have.
+ */
+TEST(topdown_counters_refused_without_metrics)
+{
+	struct vperfctr_control metric = {
+		.cpu_control = {
+			.nractrs = 1,
+			.pmc_map[0] = PERFCTR_MAP_X86_METRIC |
+				      PERFCTR_X86_TOPDOWN_RETIRING,
+			.evntsel[0] = 0x10000,	/* USR */
+		},
+	};
+	struct vperfctr_control slots = metric;
+	const char *why = perfctr_missing();
+	int fd;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (sysfs_value("nrmetrics"))
+		SKIP(return, "this processor has TopDown metrics");
+	slots.cpu_control.pmc_map[0] = PERFCTR_MAP_X86_FIXED |
+				       PERFCTR_X86_FIXED_SLOTS;
+	fd = sys_vperfctr_open(0, 1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(-1, sys_vperfctr_control(fd, &metric));
+	ASSERT_EQ(EINVAL, errno);
+	if (sysfs_value("nrfixed") <= PERFCTR_X86_FIXED_SLOTS) {
+		ASSERT_EQ(-1, sys_vperfctr_control(fd, &slots));
+		ASSERT_EQ(EINVAL, errno);
+	}
+	close(fd);
 }
 
 /*

@@ -31,6 +31,8 @@ struct cpumask;
  * @ctr_width:	their width in bits
  * @nrfixed:	number of fixed-function counters
  * @fixed_width: their width in bits
+ * @nrmetrics:	number of counters of derived metrics (x86 TopDown), which
+ *		are hardware counters to the core
  * @features:	PERFCTR_FEATURE_* flags
  * @cpu_khz:	core clock, the fastest rate at which cycles are counted;
  *		0 if the architecture does not tell it
@@ -46,6 +48,7 @@ struct perfctr_pmu {
 	u32		ctr_width;
 	u32		nrfixed;
 	u32		fixed_width;
+	u32		nrmetrics;
 	u32		features;
 	u32		cpu_khz;
 	u32		tsc_khz;
@@ -53,7 +56,8 @@ struct perfctr_pmu {
 
 /*
  * Implemented by the architecture.  arch_perfctr_pmu(),
- * arch_perfctr_check_counter(), arch_perfctr_counter_width(),
+ * arch_perfctr_check_counter(), arch_perfctr_check_control(),
+ * arch_perfctr_counter_width(), arch_perfctr_counter_restarts(),
  * arch_perfctr_reserve(), arch_perfctr_release() and
  * arch_perfctr_has_user_read() may sleep.  The others run with interrupts
  * off on the CPU whose counters they touch, and only for the hardware
@@ -63,12 +67,21 @@ struct perfctr_pmu {
  * the thread about to run on this CPU read its counters in user mode, or
  * takes that away again; it is called only when
  * arch_perfctr_has_user_read() said yes when the control was set.
+ * arch_perfctr_check_control() sees the whole control once each counter
+ * passed arch_perfctr_check_counter(), for rules between counters.  A
+ * counter for which arch_perfctr_counter_restarts() is true in its
+ * control counts from zero at every arch_perfctr_enable(), in
+ * accumulation mode only: the core takes 0 as its start value instead of
+ * reading it.
  */
 const struct perfctr_pmu *arch_perfctr_pmu(void);
 u64 arch_perfctr_read_tsc(void);
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel);
+int arch_perfctr_check_control(const struct perfctr_cpu_control *control);
 u32 arch_perfctr_counter_width(u32 map);
+bool arch_perfctr_counter_restarts(u32 map,
+				   const struct perfctr_cpu_control *control);
 u64 arch_perfctr_read_counter(u32 map);
 void arch_perfctr_write_counter(u32 map, u64 value);
 void arch_perfctr_enable(const struct perfctr_cpu_state *state,

@@ -88,7 +88,8 @@ static void check_control_rejects_bad_tsc_on_and_signal(struct kunit *test)
 
 static void check_control_rejects_more_counters_than_hardware(struct kunit *test)
 {
-	u32 avail = arch_perfctr_pmu()->nrctrs + arch_perfctr_pmu()->nrfixed;
+	const struct perfctr_pmu *pmu = arch_perfctr_pmu();
+	u32 avail = pmu->nrctrs + pmu->nrfixed + pmu->nrmetrics;
 	struct vperfctr_control control;
 
 	tsc_control(&control, 1);
@@ -300,7 +301,55 @@ static void sample_interval_follows_width_and_clock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vperfctr_sample_interval(32, 0), 1);
 }
 
+/*
+ * The driver's rules between counters are asked once the counters pass
+ * one by one, and a counter it restarts at every resume cannot interrupt.
+ */
+static void check_control_asks_the_driver_about_the_whole(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 48);
+	control->cpu_control.nractrs = 2;
+	control->cpu_control.pmc_map[0] = 0;
+	control->cpu_control.pmc_map[1] = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), 0);
+	ctx->control_err = -EINVAL;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), -EINVAL);
+	/* Not asked about a control without hardware counters. */
+	control->cpu_control.nractrs = 0;
+	control->cpu_control.pmc_map[0] = 0;
+	control->cpu_control.pmc_map[1] = 0;
+	control->cpu_control.tsc_on = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), 0);
+}
+
+static void check_control_rejects_restarting_counter_in_imode(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 48);
+	ctx->restarts = BIT(1);
+	control->si_signo = SIGIO;
+	control->cpu_control.nrictrs = 1;
+	control->cpu_control.pmc_map[0] = 2;
+	control->cpu_control.ireset[0] = -100;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), 0);
+	control->cpu_control.pmc_map[0] = 1;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), -EINVAL);
+	/* In accumulation mode it counts. */
+	control->si_signo = 0;
+	control->cpu_control.nrictrs = 0;
+	control->cpu_control.nractrs = 1;
+	control->cpu_control.ireset[0] = 0;
+	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, true), 0);
+}
+
 static struct kunit_case perfctr_control_cases[] = {
+	KUNIT_CASE(check_control_asks_the_driver_about_the_whole),
+	KUNIT_CASE(check_control_rejects_restarting_counter_in_imode),
 	KUNIT_CASE(new_state_is_inactive_and_zero),
 	KUNIT_CASE(check_control_accepts_tsc_and_empty),
 	KUNIT_CASE(check_control_rejects_unknown_flags),

@@ -128,7 +128,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
  * @perfctr: a state with enabled counters, owned by the current thread
  *
  * Accumulation-mode hardware counters start from whatever the hardware
- * holds; interrupt-mode ones are loaded with their saved value, so they
+ * holds, or from zero if the driver restarts them; interrupt-mode ones are loaded with their saved value, so they
  * overflow after the events still due.  Called with interrupts off on
  * the owner's CPU.
  */
@@ -154,6 +154,8 @@ void vperfctr_resume(struct vperfctr *perfctr)
 			continue;
 		else if (vperfctr_is_imode(cstatus, i))
 			arch_perfctr_write_counter(pmc->map, pmc->start);
+		else if (perfctr->restart_pmcs & BIT(i))
+			pmc->start = 0;	/* arch_perfctr_enable() zeroes it */
 		else
 			pmc->start = arch_perfctr_read_counter(pmc->map);
 	}

@@ -122,6 +122,70 @@ static void hw_counter_wraps_at_48_bits(struct kunit *test)
 }
 
 /*
+ * A counter the driver restarts at every enable (an x86 TopDown metric)
+ * starts from zero, whatever the hardware held before: what another
+ * thread left there is not read as the start.
+ */
+static void restarting_counter_starts_from_zero_at_every_resume(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 64);
+	ctx->restarts = BIT(1);
+	ctx->hw[1] = 500;
+	ctx->hw[2] = 900;
+	control->cpu_control.nractrs = 2;
+	control->cpu_control.pmc_map[0] = 1;
+	control->cpu_control.pmc_map[1] = 2;
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->restart_pmcs, BIT(0));
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, 900);
+	fake_count(ctx, 1, 70);
+	fake_count(ctx, 2, 70);
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 70);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 70);
+
+	/* Another thread's counts, then a sample in the middle. */
+	ctx->hw[1] = 12345;
+	vperfctr_resume(ctx->perfctr);
+	fake_count(ctx, 1, 20);
+	vperfctr_sample(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 90);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
+	fake_count(ctx, 1, 10);
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 100);
+}
+
+/*
+ * Its counts are folded into the sum at least every 100 ms, even where
+ * its width would let it run an hour unsampled.
+ */
+static void restarting_counter_is_sampled_at_least_every_100ms(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_control *control = new_control(test);
+
+	use_fake_pmu(test, 64);
+	control->cpu_control.nractrs = 1;
+	control->cpu_control.pmc_map[0] = 1;
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->sample_ticks, 0);
+	vperfctr_suspend(ctx->perfctr);
+
+	ctx->restarts = BIT(1);
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_GE(test, ctx->perfctr->sample_ticks, 1);
+	KUNIT_EXPECT_LE(test, ctx->perfctr->sample_ticks,
+			max_t(unsigned int, HZ / 10, 1));
+	vperfctr_suspend(ctx->perfctr);
+}
+
+/*
  * User-mode reads of the counters (rdpmc) go with a control that has
  * hardware counters, on a driver that allows them, and follow the owner
  * on and off the CPU, overflow or not.
@@ -339,6 +403,8 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 }
 
 static struct kunit_case perfctr_counting_cases[] = {
+	KUNIT_CASE(restarting_counter_starts_from_zero_at_every_resume),
+	KUNIT_CASE(restarting_counter_is_sampled_at_least_every_100ms),
 	KUNIT_CASE(suspend_counts_only_time_on_cpu),
 	KUNIT_CASE(sample_folds_count_and_keeps_running),
 	KUNIT_CASE(tsc_delta_is_modular_across_wrap),

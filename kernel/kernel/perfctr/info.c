@@ -42,6 +42,7 @@ void perfctr_get_info(struct perfctr_info *info)
 	info->ctr_width = desc->ctr_width;
 	info->nrfixed = desc->nrfixed;
 	info->fixed_width = desc->fixed_width;
+	info->nrmetrics = desc->nrmetrics;
 }
 
 /* One u32 field of struct perfctr_info, in decimal or hexadecimal. */
@@ -136,6 +137,15 @@ static ssize_t fixed_width_show(struct kobject *kobj,
 
 static struct kobj_attribute fixed_width_attr = __ATTR_RO(fixed_width);
 
+static ssize_t nrmetrics_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return perfctr_info_emit(buf, offsetof(struct perfctr_info, nrmetrics),
+				 false);
+}
+
+static struct kobj_attribute nrmetrics_attr = __ATTR_RO(nrmetrics);
+
 static ssize_t driver_version_show(struct kobject *kobj,
 				   struct kobj_attribute *attr, char *buf)
 {
@@ -164,6 +174,7 @@ static struct attribute *perfctr_info_attrs[] = {
 	&ctr_width_attr.attr,
 	&nrfixed_attr.attr,
 	&fixed_width_attr.attr,
+	&nrmetrics_attr.attr,
 	NULL
 };
 

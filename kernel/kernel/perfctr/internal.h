@@ -45,6 +45,8 @@
  * @sw_events:	bit mask of the software events the control counts
  * @clock_pmcs:	the control's task-clock counters
  * @hw_pmcs:	the control's hardware counters
+ * @restart_pmcs: those of them that the driver restarts from zero at
+ *		every resume (arch_perfctr_counter_restarts())
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
@@ -80,6 +82,7 @@ struct vperfctr {
 	u32				sw_events;
 	u32				clock_pmcs;
 	u32				hw_pmcs;
+	u32				restart_pmcs;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;

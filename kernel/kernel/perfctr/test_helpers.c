@@ -50,10 +50,32 @@ static u32 fake_counter_width(u32 map)
 	return vperfctr_test_ctx()->width;
 }
 
+static bool fake_counter_restarts(u32 map,
+				  const struct perfctr_cpu_control *control)
+{
+	return vperfctr_test_ctx()->restarts & BIT(map & 3);
+}
+
+static int fake_check_control(const struct perfctr_cpu_control *control)
+{
+	return vperfctr_test_ctx()->control_err;
+}
+
+/* Starts the counters, those that restart from zero. */
 static void fake_enable(const struct perfctr_cpu_state *state,
 			const struct perfctr_cpu_control *control)
 {
-	vperfctr_test_ctx()->enabled = true;
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+	unsigned int i, n = perfctr_cstatus_nrctrs(state->cstatus);
+
+	for (i = 0; i < n; i++) {
+		u32 map = state->pmc[i].map;
+
+		if (!(map & PERFCTR_MAP_SOFTWARE) &&
+		    (ctx->restarts & BIT(map & 3)))
+			ctx->hw[map & 3] = 0;
+	}
+	ctx->enabled = true;
 }
 
 static void fake_disable(const struct perfctr_cpu_state *state)
@@ -100,6 +122,10 @@ void use_fake_pmu(struct kunit *test, u32 width)
 				   fake_write_counter);
 	kunit_activate_static_stub(test, arch_perfctr_counter_width,
 				   fake_counter_width);
+	kunit_activate_static_stub(test, arch_perfctr_counter_restarts,
+				   fake_counter_restarts);
+	kunit_activate_static_stub(test, arch_perfctr_check_control,
+				   fake_check_control);
 	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
 	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
 	kunit_activate_static_stub(test, arch_perfctr_check_counter,

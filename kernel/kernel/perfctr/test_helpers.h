@@ -16,6 +16,8 @@ struct vperfctr_test_ctx {
 	u64 tsc;
 	u64 hw[4];
 	u32 width;
+	u32 restarts;		/* bit m: counter m restarts at enable */
+	int control_err;	/* what the driver says of a whole control */
 	bool enabled;
 	bool user_read_ok;	/* what the driver says of rdpmc */
 	int user_read;		/* -1: never asked, else the last answer */

@@ -188,6 +188,33 @@ u32 arch_perfctr_counter_width(u32 map)
 }
 
 /**
+ * arch_perfctr_counter_restarts - does enabling restart a counter from zero
+ * @map: the counter, as named in pmc_map[]
+ * @control: the control it is counted in
+ *
+ * Return: false: every PMUv3 counter keeps its value.
+ */
+bool arch_perfctr_counter_restarts(u32 map,
+				   const struct perfctr_cpu_control *control)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_restarts, map, control);
+	return false;
+}
+
+/**
+ * arch_perfctr_check_control - rules between the counters of a control
+ * @control: a control whose every counter passed
+ *	arch_perfctr_check_counter()
+ *
+ * Return: 0: PMUv3 counters are independent of each other.
+ */
+int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_control, control);
+	return 0;
+}
+
+/**
  * arch_perfctr_read_tsc - read the generic timer's virtual count
  *
  * The counter user space reads as CNTVCT_EL0, ordered after earlier

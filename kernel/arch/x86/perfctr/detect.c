@@ -11,7 +11,7 @@
  * events, fixed counters (a count from version 2, a bitmap as well from
  * version 5), global control from version 2, and full-width counter
  * writes through IA32_A_PMCx when IA32_PERF_CAPABILITIES (X86_FEATURE_PDCM)
- * bit 13 says so.
+ * bit 13 says so, and TopDown's PERF_METRICS when its bit 15 says so.
  *
  * AMD (APM vol. 2, "Performance Monitor Counters"): from family 10h the
  * four legacy counters; with X86_FEATURE_PERFCTR_CORE the six core
@@ -22,7 +22,8 @@
  * Anything else (no architectural perfmon, version 0 as a hypervisor
  * without a virtual PMU reports it, P6 and Pentium 4, K7 and K8) gets the
  * TSC-only driver.  No model tables: what the processor says is what is
- * used.
+ * used, except for TopDown level 2, which no CPUID leaf or MSR bit
+ * announces: it is taken from perf's list of the cores that have it.
  */
 #include <linux/bitops.h>
 #include <linux/bits.h>
@@ -36,7 +37,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/cpu.h>
+#include <asm/cpu_device_id.h>
 #include <asm/cpuid.h>
+#include <asm/intel-family.h>
 #include <asm/msr.h>
 #include <asm/msr-index.h>
 #include <asm/perf_event.h>
@@ -45,6 +48,8 @@
 
 /* IA32_PERF_CAPABILITIES: writes to IA32_A_PMCx set all counter bits */
 #define X86_PERFCTR_CAP_FW_WRITE	BIT_ULL(13)
+/* ... and PERF_METRICS breaks fixed counter 3's slots down (TopDown) */
+#define X86_PERFCTR_CAP_METRICS		BIT_ULL(PERF_CAP_METRICS_IDX)
 
 /* The most counters this driver programs, of each kind. */
 #define X86_PERFCTR_MAX_GP		16
@@ -170,13 +175,59 @@ static void x86_perfctr_detect_fixed(struct x86_perfctr_desc *desc,
 	desc->fixed_evntsel_user = X86_PERFCTR_FIXED_EVNTSEL | any;
 }
 
+/*
+ * TopDown level 2 (the upper four bytes of PERF_METRICS): Golden Cove and
+ * later performance cores, as perf lists them (intel_pmu_init_glc() and
+ * its callers: num_topdown_events 8).
+ */
+static bool x86_perfctr_has_topdown_l2(const struct cpuinfo_x86 *c)
+{
+	switch (c->x86_vfm) {
+	case INTEL_SAPPHIRERAPIDS_X:
+	case INTEL_EMERALDRAPIDS_X:
+	case INTEL_GRANITERAPIDS_X:
+	case INTEL_GRANITERAPIDS_D:
+	case INTEL_ALDERLAKE:
+	case INTEL_ALDERLAKE_L:
+	case INTEL_RAPTORLAKE:
+	case INTEL_RAPTORLAKE_P:
+	case INTEL_RAPTORLAKE_S:
+	case INTEL_METEORLAKE:
+	case INTEL_METEORLAKE_L:
+	case INTEL_ARROWLAKE_U:
+	case INTEL_ARROWLAKE:
+	case INTEL_LUNARLAKE_M:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * TopDown (SDM vol. 3B, "Performance Metrics"): PERF_METRICS divides the
+ * slots of fixed counter 3, so where IA32_PERF_CAPABILITIES announces it,
+ * fixed counter 3 exists, even where leaf 0xA enumerates only the fixed
+ * counters that every core type of a hybrid part has (Alder Lake, whose
+ * performance cores perf gives fixed counter 3 for the same reason).
+ */
+static void x86_perfctr_detect_topdown(struct x86_perfctr_desc *desc,
+				       const struct cpuinfo_x86 *c, u64 caps)
+{
+	if (!(caps & X86_PERFCTR_CAP_METRICS) || !desc->fixed_mask)
+		return;
+	desc->fixed_mask |= BIT(PERFCTR_X86_FIXED_SLOTS);
+	desc->pmu.nrfixed = hweight32(desc->fixed_mask);
+	desc->perf_metrics = MSR_PERF_METRICS;
+	desc->pmu.nrmetrics = x86_perfctr_has_topdown_l2(c) ? 8 : 4;
+	desc->pmu.features |= PERFCTR_FEATURE_TOPDOWN;
+}
+
 static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
 				     const struct cpuinfo_x86 *c)
 {
 	union cpuid10_eax eax;
 	union cpuid10_edx edx;
 	u32 regs[4], len;
-	u64 any = 0;
+	u64 any = 0, caps = 0;
 
 	if (!cpu_has(c, X86_FEATURE_ARCH_PERFMON))
 		return;
@@ -212,8 +263,9 @@ static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
 	desc->evntsel_user = X86_PERFCTR_INTEL_EVNTSEL | any;
 	/* IA32_PMCx takes 32 bits on a write, and sign-extends them. */
 	desc->ireset_min = S32_MIN;
-	if (cpu_has(c, X86_FEATURE_PDCM) &&
-	    (x86_perfctr_read_capabilities() & X86_PERFCTR_CAP_FW_WRITE)) {
+	if (cpu_has(c, X86_FEATURE_PDCM))
+		caps = x86_perfctr_read_capabilities();
+	if (caps & X86_PERFCTR_CAP_FW_WRITE) {
 		desc->perfctr = MSR_IA32_PMC0;
 		desc->ireset_min = S64_MIN;
 	}
@@ -222,6 +274,7 @@ static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
 		desc->global_status = MSR_CORE_PERF_GLOBAL_STATUS;
 		desc->global_ovf_ctrl = MSR_CORE_PERF_GLOBAL_OVF_CTRL;
 		x86_perfctr_detect_fixed(desc, c, edx, regs[2], any);
+		x86_perfctr_detect_topdown(desc, c, caps);
 	}
 	if (cpu_has(c, X86_FEATURE_HYBRID_CPU))
 		desc->hybrid_core_type = x86_perfctr_core_type();

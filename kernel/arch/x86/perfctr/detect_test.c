@@ -32,6 +32,7 @@ static void detection_of_recorded_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, desc.pmu.ctr_width, want->pmu.ctr_width);
 	KUNIT_EXPECT_EQ(test, desc.pmu.nrfixed, want->pmu.nrfixed);
 	KUNIT_EXPECT_EQ(test, desc.pmu.fixed_width, want->pmu.fixed_width);
+	KUNIT_EXPECT_EQ(test, desc.pmu.nrmetrics, want->pmu.nrmetrics);
 	KUNIT_EXPECT_EQ(test, desc.pmu.features, want->pmu.features);
 	KUNIT_EXPECT_EQ(test, desc.pmu.cpu_khz, 0xa5a5a5a5);
 	KUNIT_EXPECT_EQ(test, desc.pmu.tsc_khz, 0xa5a5a5a5);
@@ -52,6 +53,7 @@ static void detection_of_recorded_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, desc.global_ctrl, want->global_ctrl);
 	KUNIT_EXPECT_EQ(test, desc.global_status, want->global_status);
 	KUNIT_EXPECT_EQ(test, desc.global_ovf_ctrl, want->global_ovf_ctrl);
+	KUNIT_EXPECT_EQ(test, desc.perf_metrics, want->perf_metrics);
 	KUNIT_EXPECT_EQ(test, desc.hybrid_core_type, want->hybrid_core_type);
 }
 

@@ -38,6 +38,9 @@ struct pt_regs;
  * @global_ctrl: MSR that enables the counters together, 0 if none
  * @global_status: MSR with a bit for each counter that overflowed
  * @global_ovf_ctrl: MSR that clears the @global_status bits written to it
+ * @perf_metrics: Intel TopDown: MSR PERF_METRICS, whose bytes break fixed
+ *		counter 3's slots down into @pmu.nrmetrics categories; 0 if
+ *		none
  * @hybrid_core_type: Intel hybrid: core type of the CPU that was detected
  *		(0x20 Atom, 0x40 Core), 0 if not hybrid
  *
@@ -64,8 +67,12 @@ struct x86_perfctr_desc {
 	u32		global_ctrl;
 	u32		global_status;
 	u32		global_ovf_ctrl;
+	u32		perf_metrics;
 	u8		hybrid_core_type;
 };
+
+/* Intel TopDown: fixed counter 3 counts the slots PERF_METRICS divides. */
+#define X86_PERFCTR_FIXED_SLOTS	(PERFCTR_MAP_X86_FIXED | PERFCTR_X86_FIXED_SLOTS)
 
 /* A PMI whose overflow another PMI already handled: up to this long. */
 #define X86_PERFCTR_PMI_WINDOW	2	/* jiffies */

@@ -10,6 +10,15 @@
  * counter's evntsel[] uses the same USR, OS and AnyThread bits, which the
  * driver moves into its field of IA32_FIXED_CTR_CTRL.
  *
+ * TopDown: a metric counter, PERFCTR_MAP_X86_METRIC | k, counts the slots
+ * of category k.  The hardware has one slots counter (fixed counter 3)
+ * and one PERF_METRICS register, whose byte k is category k's share of
+ * the slots counted since both were last zeroed: in a control with
+ * metric counters both restart from zero at enable, and a metric counter
+ * reads as its category's share of the slots counted since
+ * (perfctr_x86_topdown_slots()).  They count in the mode of fixed counter
+ * 3's field, one mode for them all.
+ *
  * Every MSR address comes from the description that detection made
  * (struct x86_perfctr_desc): a base plus an index times a stride, as perf's
  * x86_pmu_config_addr() and x86_pmu_event_addr() compute them (SDM vol. 3B
@@ -112,6 +121,19 @@ static u32 x86_perfctr_fixed_index(u32 map)
 	return map & ~PERFCTR_MAP_X86_FIXED;
 }
 
+static bool x86_perfctr_map_is_metric(u32 map)
+{
+	return map & PERFCTR_MAP_X86_METRIC;
+}
+
+/* Does counter @map use the slots counter, as TopDown does? */
+static bool x86_perfctr_uses_slots(const struct x86_perfctr_desc *desc,
+				   u32 map)
+{
+	return desc->perf_metrics && (x86_perfctr_map_is_metric(map) ||
+				      map == X86_PERFCTR_FIXED_SLOTS);
+}
+
 /* The event selector MSR of general-purpose counter @i. */
 static u32 x86_perfctr_evntsel_addr(const struct x86_perfctr_desc *desc,
 				    u32 i)
@@ -128,9 +150,15 @@ static u32 x86_perfctr_counter_addr(const struct x86_perfctr_desc *desc,
 	return desc->perfctr + map * desc->stride;
 }
 
-/* The bit of counter @map in the global control and status registers. */
+/*
+ * The bit of counter @map in the global control and status registers: a
+ * metric counter's is PERF_METRICS' (with the slots counter's).
+ */
 static u64 x86_perfctr_global_bit(u32 map)
 {
+	if (x86_perfctr_map_is_metric(map))
+		return BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS) |
+		       BIT_ULL(INTEL_PMC_IDX_FIXED + PERFCTR_X86_FIXED_SLOTS);
 	if (x86_perfctr_map_is_fixed(map))
 		return BIT_ULL(INTEL_PMC_IDX_FIXED +
 			       x86_perfctr_fixed_index(map));
@@ -140,15 +168,23 @@ static u64 x86_perfctr_global_bit(u32 map)
 /* The counter of global control and status bit @bit. */
 static u32 x86_perfctr_map_of_bit(unsigned int bit)
 {
+	if (bit == GLOBAL_CTRL_EN_PERF_METRICS)
+		return PERFCTR_MAP_X86_METRIC;
 	if (bit >= INTEL_PMC_IDX_FIXED)
 		return PERFCTR_MAP_X86_FIXED | (bit - INTEL_PMC_IDX_FIXED);
 	return bit;
 }
 
-/* Counter @map's 4-bit field of IA32_FIXED_CTR_CTRL, from its evntsel. */
+/*
+ * Counter @map's 4-bit field of IA32_FIXED_CTR_CTRL, from its evntsel; a
+ * metric counter's is the slots counter's.
+ */
 static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
 {
 	u64 bits = 0;
+
+	if (x86_perfctr_map_is_metric(map))
+		map = X86_PERFCTR_FIXED_SLOTS;
 
 	if (evntsel & ARCH_PERFMON_EVENTSEL_OS)
 		bits |= INTEL_FIXED_0_KERNEL;
@@ -177,7 +213,7 @@ static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
  * Return: 0 if it may; -EINVAL for a counter the processor does not have,
  * an event selector bit it does not let user space set, neither user nor
  * kernel mode, or an interrupt-mode counter that cannot interrupt or
- * cannot be preset to @ireset; -EACCES for kernel-mode or AnyThread
+ * cannot be preset to @ireset, as a metric counter cannot; -EACCES for kernel-mode or AnyThread
  * counting without the privilege.
  */
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
@@ -189,7 +225,14 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
 				   ireset, allow_kernel);
-	if (x86_perfctr_map_is_fixed(map)) {
+	if (x86_perfctr_map_is_metric(map)) {
+		u32 k = map & ~PERFCTR_MAP_X86_METRIC;
+
+		if (k >= desc->pmu.nrmetrics || ireset)
+			return -EINVAL;
+		allowed = desc->fixed_evntsel_user &
+			  (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS);
+	} else if (x86_perfctr_map_is_fixed(map)) {
 		u32 j = x86_perfctr_fixed_index(map);
 
 		if (j >= 32 || !(desc->fixed_mask & BIT(j)))
@@ -225,49 +268,141 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
  * arch_perfctr_counter_width - how many bits a hardware counter has
  * @map: the counter, as named in pmc_map[]
  *
- * Return: the width in bits.
+ * Return: the width in bits; 64 for a metric counter, which is a share
+ * of the slots, never a register that wraps.
  */
 u32 arch_perfctr_counter_width(u32 map)
 {
 	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
+	if (x86_perfctr_map_is_metric(map))
+		return 64;
 	if (x86_perfctr_map_is_fixed(map))
 		return desc->pmu.fixed_width;
 	return desc->pmu.ctr_width;
+}
+
+/* Does @control count TopDown metrics? */
+static bool x86_perfctr_has_metrics(const struct perfctr_cpu_control *control)
+{
+	unsigned int i, n = control->nractrs + control->nrictrs;
+
+	for (i = 0; i < n; i++)
+		if (x86_perfctr_map_is_metric(control->pmc_map[i]))
+			return true;
+	return false;
+}
+
+/**
+ * arch_perfctr_counter_restarts - does enabling restart a counter from zero
+ * @map: the counter, as named in pmc_map[]
+ * @control: the control it is counted in
+ *
+ * Return: true for the counters of TopDown: the metric counters, and the
+ * slots counter of a control that counts metrics, which divide it.
+ */
+bool arch_perfctr_counter_restarts(u32 map,
+				   const struct perfctr_cpu_control *control)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_restarts, map, control);
+	return x86_perfctr_uses_slots(x86_perfctr_active_desc(), map) &&
+	       x86_perfctr_has_metrics(control);
+}
+
+/**
+ * arch_perfctr_check_control - rules between the counters of a control
+ * @control: a control whose every counter passed
+ *	arch_perfctr_check_counter()
+ *
+ * The slots counter and the metric counters share fixed counter 3's
+ * field of IA32_FIXED_CTR_CTRL: they must count in the same modes.
+ *
+ * Return: 0, or -EINVAL if two of them ask for different modes.
+ */
+int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
+{
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	unsigned int i, n = control->nractrs + control->nrictrs;
+	u64 mode, first = 0;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_control, control);
+	for (i = 0; i < n; i++) {
+		if (!x86_perfctr_uses_slots(desc, control->pmc_map[i]))
+			continue;
+		mode = control->evntsel[i] &
+		       (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS);
+		if (first && mode != first)
+			return -EINVAL;
+		first = mode;
+	}
+	return 0;
+}
+
+/* Category @k's slots since the slots counter and PERF_METRICS restarted. */
+static u64 x86_perfctr_read_metric(const struct x86_perfctr_desc *desc,
+				   u32 k)
+{
+	u64 slots = x86_perfctr_rdmsr(desc->fixed_ctr + PERFCTR_X86_FIXED_SLOTS);
+
+	return perfctr_x86_topdown_slots(slots,
+					 x86_perfctr_rdmsr(desc->perf_metrics),
+					 k);
 }
 
 /**
  * arch_perfctr_read_counter - read a hardware counter
  * @map: the counter, as named in pmc_map[]
  *
- * Return: its raw value.
+ * Return: its raw value; for a metric counter, its category's slots.
  */
 u64 arch_perfctr_read_counter(u32 map)
 {
 	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
+	if (x86_perfctr_map_is_metric(map))
+		return x86_perfctr_read_metric(desc,
+					       map & ~PERFCTR_MAP_X86_METRIC);
 	return x86_perfctr_rdmsr(x86_perfctr_counter_addr(desc, map));
 }
 
 /**
  * arch_perfctr_write_counter - preset a hardware counter
  * @map: the counter, as named in pmc_map[]
- * @value: the raw value to load, e.g. an interrupt-mode reset value
+ * @value: the raw value to load, e.g. an interrupt-mode reset value;
+ *	for a metric counter, what PERF_METRICS is set to (only ever 0)
  */
 void arch_perfctr_write_counter(u32 map, u64 value)
 {
 	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
-	x86_perfctr_wrmsr(x86_perfctr_counter_addr(desc, map), value);
+	if (x86_perfctr_map_is_metric(map))
+		x86_perfctr_wrmsr(desc->perf_metrics, value);
+	else
+		x86_perfctr_wrmsr(x86_perfctr_counter_addr(desc, map), value);
 }
 
 static bool x86_perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
 				  unsigned int i)
 {
 	return !(state->pmc[i].map & PERFCTR_MAP_SOFTWARE);
+}
+
+/*
+ * Zero the slots counter and PERF_METRICS, the counter first, as the SDM
+ * has it and perf does it (icl_update_topdown_event()).
+ */
+static void x86_perfctr_restart_slots(const struct x86_perfctr_desc *desc)
+{
+	x86_perfctr_wrmsr(desc->fixed_ctr + PERFCTR_X86_FIXED_SLOTS, 0);
+	x86_perfctr_wrmsr(desc->perf_metrics, 0);
+}
+
+static bool x86_perfctr_map_in_fixed_ctrl(u32 map)
+{
+	return x86_perfctr_map_is_fixed(map) || x86_perfctr_map_is_metric(map);
 }
 
 /**
@@ -278,6 +413,8 @@ static bool x86_perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
  * Each selector is written with the enable bit, and the interrupt bit for
  * interrupt-mode counters; the fixed counters' fields are written at once;
  * with global control, the counters start together when it is written.
+ * The slots counter and PERF_METRICS restart from zero for a control
+ * that counts TopDown metrics.
  */
 void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			 const struct perfctr_cpu_control *control)
@@ -286,7 +423,7 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 fixed_ctrl = 0, global = 0, imode_bits = 0;
-	bool has_fixed = false;
+	bool has_fixed = false, restart = false;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
 	for (i = 0; i < nrctrs; i++) {
@@ -299,7 +436,8 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 		global |= x86_perfctr_global_bit(map);
 		if (imode)
 			imode_bits |= x86_perfctr_global_bit(map);
-		if (x86_perfctr_map_is_fixed(map)) {
+		restart |= x86_perfctr_map_is_metric(map);
+		if (x86_perfctr_map_in_fixed_ctrl(map)) {
 			fixed_ctrl |= x86_perfctr_fixed_field(map, evntsel, imode);
 			has_fixed = true;
 			continue;
@@ -309,6 +447,8 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			evntsel |= ARCH_PERFMON_EVENTSEL_INT;
 		x86_perfctr_wrmsr(x86_perfctr_evntsel_addr(desc, map), evntsel);
 	}
+	if (restart)
+		x86_perfctr_restart_slots(desc);
 	if (has_fixed)
 		x86_perfctr_wrmsr(desc->fixed_ctrl, fixed_ctrl);
 	this_cpu_write(x86_perfctr_imode_bits, imode_bits);
@@ -346,7 +486,7 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 
 		if (!x86_perfctr_pmc_is_hw(state, i))
 			continue;
-		if (x86_perfctr_map_is_fixed(map))
+		if (x86_perfctr_map_in_fixed_ctrl(map))
 			has_fixed = true;
 		else
 			x86_perfctr_wrmsr(x86_perfctr_evntsel_addr(desc, map), 0);
@@ -499,11 +639,15 @@ bool arch_perfctr_has_user_read(void)
 	return x86_perfctr_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
-/* Every counter, in the global control and status bit numbering. */
+/*
+ * Every counter, in the global control and status bit numbering, and
+ * PERF_METRICS.
+ */
 static unsigned long x86_perfctr_all_bits(const struct x86_perfctr_desc *desc)
 {
 	return (BIT_ULL(desc->pmu.nrctrs) - 1) |
-	       (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED;
+	       (u64)desc->fixed_mask << INTEL_PMC_IDX_FIXED |
+	       (desc->perf_metrics ? BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS) : 0);
 }
 
 /**
@@ -513,7 +657,8 @@ static unsigned long x86_perfctr_all_bits(const struct x86_perfctr_desc *desc)
  * Counters used on this CPU since they were last cleared, by another
  * thread or by the same one, and all of them after the counters were
  * taken from perf, are cleared first, so that rdpmc shows a thread no
- * counts but its own.  Interrupts off.
+ * counts but its own: PERF_METRICS after the slots counter, its bit
+ * being above the fixed counters'.  Interrupts off.
  */
 void arch_perfctr_user_read(bool allow)
 {

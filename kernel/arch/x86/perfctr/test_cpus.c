@@ -59,6 +59,9 @@ static const struct x86_perfctr_test_leaf skylake_without_apic[] = {
  * Intel Core i7-1065G7 (Ice Lake-U, 06_7EH, InstLatx64): version 5, 8
  * counters of 48 bits, 8 architectural events (topdown slots too), 4
  * fixed counters, the last one the slots counter; AnyThread deprecated.
+ * Its IA32_PERF_CAPABILITIES announces PERF_METRICS (bit 15), as on every
+ * core perf gives TopDown metrics: level 1 here, level 2 from Golden Cove
+ * (Sapphire Rapids, the Alder Lake P-core) on.
  */
 static const struct x86_perfctr_test_leaf icelake_i7_1065g7[] = {
 	{ 0x0, { 0x1b, INTEL_EBX, INTEL_ECX, INTEL_EDX } },
@@ -84,6 +87,7 @@ static const struct x86_perfctr_test_leaf sapphire_rapids_8480[] = {
  * on a P-core and on an E-core: leaf 0xA is the same on both, 6 counters
  * and 3 fixed ones, which both core types have; leaf 0x1A tells the core
  * types apart (0x40 Core, 0x20 Atom), and leaf 7 EDX bit 15 says hybrid.
+ * Only the P-core has PERF_METRICS, and with it fixed counter 3.
  */
 static const struct x86_perfctr_test_leaf alder_lake_p_core[] = {
 	{ 0x0, { 0x20, INTEL_EBX, INTEL_ECX, INTEL_EDX } },
@@ -237,6 +241,14 @@ static const struct x86_perfctr_test_leaf qemu_tcg_cpu_max[] = {
 	.fixed_ctr = 0x309, .fixed_ctrl = 0x38d
 #define INTEL_GLOBAL							\
 	.global_ctrl = 0x38f, .global_status = 0x38e, .global_ovf_ctrl = 0x390
+/*
+ * IA32_PERF_CAPABILITIES bit 15: PERF_METRICS (0x329) divides fixed
+ * counter 3's slots into @n TopDown categories.
+ */
+#define CAP_METRICS	BIT_ULL(15)
+#define TOPDOWN(n)							\
+	.perf_metrics = 0x329, .pmu.nrmetrics = (n),			\
+	.pmu.features = FEATURES_ALL | PERFCTR_FEATURE_TOPDOWN
 
 #define AMD(name_, n)							\
 	.pmu.name = (name_), .pmu.cpu_type = PERFCTR_X86_AMD,		\
@@ -281,35 +293,37 @@ const struct x86_perfctr_test_cpu x86_perfctr_test_cpus[TEST_NR_CPUS] = {
 		},
 	},
 	[TEST_CPU_ICELAKE] = {
-		"Core i7-1065G7 (Ice Lake-U)", icelake_i7_1065g7, 0x000f33c5, {
+		"Core i7-1065G7 (Ice Lake-U)", icelake_i7_1065g7,
+		0x000f33c5 | CAP_METRICS, {
 			INTEL_ARCH(5, 8, 48), INTEL_A_PMC,
 			.events_unavailable = ~0xffU,
 			.evntsel_user = SEL_INTEL_USER,
 			INTEL_FIXED(0xf, 4, 48),
 			.fixed_evntsel_user = SEL_USR | SEL_OS,
-			INTEL_GLOBAL, .pmu.features = FEATURES_ALL,
+			INTEL_GLOBAL, TOPDOWN(4),
 		},
 	},
 	[TEST_CPU_SAPPHIRE_RAPIDS] = {
 		"Xeon Platinum 8480+ (Sapphire Rapids)", sapphire_rapids_8480,
-		0x000f33c5, {
+		0x000f33c5 | CAP_METRICS, {
 			INTEL_ARCH(5, 8, 48), INTEL_A_PMC,
 			.events_unavailable = ~0xffU,
 			.evntsel_user = SEL_INTEL_USER,
 			INTEL_FIXED(0xf, 4, 48),
 			.fixed_evntsel_user = SEL_USR | SEL_OS,
-			INTEL_GLOBAL, .pmu.features = FEATURES_ALL,
+			INTEL_GLOBAL, TOPDOWN(8),
 		},
 	},
 	[TEST_CPU_ALDER_LAKE_P] = {
 		"Core i9-12900K (Alder Lake-S) P-core", alder_lake_p_core,
-		0x000f33c5, {
+		0x000f33c5 | CAP_METRICS, {
 			INTEL_ARCH(5, 6, 48), INTEL_A_PMC,
 			.events_unavailable = ~0x7fU,
 			.evntsel_user = SEL_INTEL_USER,
-			INTEL_FIXED(0x7, 3, 48),
+			/* Fixed counter 3, which PERF_METRICS implies. */
+			INTEL_FIXED(0xf, 4, 48),
 			.fixed_evntsel_user = SEL_USR | SEL_OS,
-			INTEL_GLOBAL, .pmu.features = FEATURES_ALL,
+			INTEL_GLOBAL, TOPDOWN(8),
 			.hybrid_core_type = 0x40,
 		},
 	},
@@ -440,6 +454,7 @@ static void identify(const struct x86_perfctr_test_cpu *cpu,
 	/* get_cpu_cap(): the feature words, straight from CPUID. */
 	x86_perfctr_test_cpuid(cpu, 1, regs);
 	c->x86 = x86_family(regs[0]);
+	c->x86_model = x86_model(regs[0]);
 	c->x86_capability[CPUID_1_ECX] = regs[2];
 	c->x86_capability[CPUID_1_EDX] = regs[3];
 	if (c->cpuid_level >= 7) {

@@ -42,6 +42,7 @@ struct program_test_ctx {
 	int pce;			/* -1: untouched, else last set */
 	struct perfctr_cpu_control control;
 	struct perfctr_cpu_state state;
+	void *hw;			/* a suite's own imitated hardware */
 };
 
 int x86_perfctr_test_init(struct kunit *test);

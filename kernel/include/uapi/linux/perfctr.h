@@ -44,6 +44,7 @@
 #define PERFCTR_FEATURE_RDPMC	0x01	/* user space may read counters */
 #define PERFCTR_FEATURE_RDTSC	0x02	/* user space may read the TSC */
 #define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts available */
+#define PERFCTR_FEATURE_TOPDOWN	0x08	/* x86 TopDown slots and metrics */
 
 /* perfctr_info.cpu_type */
 #define PERFCTR_X86_GENERIC	0	/* TSC only, no usable PMU */
@@ -63,7 +64,7 @@ struct perfctr_info {
 	__u32 ctr_width;	/* their width in bits */
 	__u32 nrfixed;		/* fixed-function counters */
 	__u32 fixed_width;	/* their width in bits */
-	__u32 _reserved0;
+	__u32 nrmetrics;	/* x86 TopDown metrics: 0, 4 or 8 */
 	char driver_version[32];
 };
 
@@ -73,6 +74,71 @@ struct perfctr_info {
  * PERFCTR_MAP_X86_FIXED | j.
  */
 #define PERFCTR_MAP_X86_FIXED		0x40000000u
+
+/*
+ * x86 TopDown (Intel, from Ice Lake; PERFCTR_FEATURE_TOPDOWN): fixed
+ * counter 3 counts pipeline slots, and the PERF_METRICS register holds,
+ * in byte k, category k's share of the slots counted since both were
+ * last reset, 0xff being all of them.  A counter with pmc_map[]
+ * PERFCTR_MAP_X86_METRIC | k counts category k's slots: at every suspend
+ * and sample the kernel adds the category's share of the slots counted
+ * since resume to its sum, and restarts the slots counter and
+ * PERF_METRICS from zero at every resume, so each sum is an exact slot
+ * count however long the thread runs.  Categories 0 to 3 are level 1
+ * and split the slots among themselves; 4 to 7 (nrmetrics 8) are level
+ * 2, each a part of category k - 4.  A metric counter's evntsel[] takes
+ * the USR and OS bits of a fixed counter, the same in every counter of
+ * the control that uses the slots counter (fixed counter 3 and the
+ * metric counters); it counts in accumulation mode only.  rdpmc reads
+ * the metrics as 1 << 29, which is PERFCTR_MAP_X86_METRIC.
+ */
+#define PERFCTR_MAP_X86_METRIC		0x20000000u
+#define PERFCTR_X86_FIXED_SLOTS		3	/* fixed counter 3: slots */
+#define PERFCTR_X86_TOPDOWN_RETIRING	0
+#define PERFCTR_X86_TOPDOWN_BAD_SPEC	1
+#define PERFCTR_X86_TOPDOWN_FE_BOUND	2
+#define PERFCTR_X86_TOPDOWN_BE_BOUND	3
+#define PERFCTR_X86_TOPDOWN_HEAVY_OPS	4	/* part of retiring */
+#define PERFCTR_X86_TOPDOWN_BR_MISPREDICT 5	/* part of bad speculation */
+#define PERFCTR_X86_TOPDOWN_FETCH_LAT	6	/* part of frontend bound */
+#define PERFCTR_X86_TOPDOWN_MEM_BOUND	7	/* part of backend bound */
+#define PERFCTR_X86_TOPDOWN_NR		8
+
+/*
+ * The slots of TopDown category @k among @slots slots, from PERF_METRICS
+ * value @metrics; the kernel's arithmetic, which the fast read repeats.
+ * Level 1: the slots are split in the proportions of bytes 0 to 3, each
+ * category rounded down at its cumulative boundary, so that the four
+ * always add up to @slots exactly (to none if the four bytes are all 0).
+ * Level 2: byte k in the same proportion, rounded down, and never more
+ * than its level 1 category.  @slots below 2^54 (fixed counter 3 has 48
+ * bits at most), so that no product overflows.
+ */
+static __inline__ __u64 perfctr_x86_topdown_byte(__u64 metrics, unsigned int k)
+{
+	return (metrics >> (8 * k)) & 0xff;
+}
+
+static __inline__ __u64 perfctr_x86_topdown_slots(__u64 slots, __u64 metrics,
+						  unsigned int k)
+{
+	__u64 total = 0, below = 0, level1, part;
+	unsigned int j;
+
+	for (j = 0; j < 4; j++) {
+		if (j < (k & 3))
+			below += perfctr_x86_topdown_byte(metrics, j);
+		total += perfctr_x86_topdown_byte(metrics, j);
+	}
+	if (!total || k >= PERFCTR_X86_TOPDOWN_NR)
+		return 0;
+	level1 = (slots * (below + perfctr_x86_topdown_byte(metrics, k & 3))) /
+		 total - (slots * below) / total;
+	if (k < 4)
+		return level1;
+	part = slots * perfctr_x86_topdown_byte(metrics, k) / total;
+	return part < level1 ? part : level1;
+}
 
 /*
  * arm64: pmc_map[] is the PMUv3 counter index: event counter n
