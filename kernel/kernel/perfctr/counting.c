@@ -128,9 +128,9 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
  * @perfctr: a state with enabled counters, owned by the current thread
  *
  * Accumulation-mode hardware counters start from whatever the hardware
- * holds, or from zero if the driver restarts them; interrupt-mode ones are loaded with their saved value, so they
- * overflow after the events still due.  Called with interrupts off on
- * the owner's CPU.
+ * holds, or from zero if the driver restarts them; interrupt-mode ones
+ * are loaded with their saved value, so they overflow after the events
+ * still due.  Called with interrupts off on the owner's CPU.
  */
 void vperfctr_resume(struct vperfctr *perfctr)
 {
