@@ -11,7 +11,9 @@
  * (volume 3, "Pre-defined Architectural Performance Events"), the core
  * events of AMD's PPRs for family 17h and later, and the common events of
  * the Arm PMUv3 (Arm ARM, D17 "The Performance Monitors Extension"), as
- * Linux's perf maps its generic hardware events to them.
+ * Linux's perf maps its generic hardware events to them; Intel's TopDown
+ * slots and categories are perf's names for fixed counter 3 and the
+ * PERF_METRICS fields (perf's Documentation/topdown.txt).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -59,16 +61,23 @@ struct event_def {
 	unsigned int sw_event;	/* PERFCTR_SW_*, software events only */
 	__u64 evntsel;		/* event and unit mask, hardware only */
 	int fixed;		/* fixed counter (arm64: 0, cycles), or -1 */
+	__u32 map;		/* its only counter (TopDown), or 0 */
 };
 
 #define TSC(n, d) \
-	{ { n, NULL, PERFCTR_EVENT_TSC, 0, d }, 0, 0, -1 }
+	{ { n, NULL, PERFCTR_EVENT_TSC, 0, d }, 0, 0, -1, 0 }
 #define SW(n, a, ev, modes, d) \
-	{ { n, a, PERFCTR_EVENT_SOFTWARE, modes, d }, PERFCTR_SW_##ev, 0, -1 }
+	{ { n, a, PERFCTR_EVENT_SOFTWARE, modes, d }, PERFCTR_SW_##ev, 0, \
+	  -1, 0 }
 #define HW(n, sel, fix, d) \
-	{ { n, NULL, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix }
+	{ { n, NULL, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix, 0 }
 #define HWA(n, a, sel, fix, d) \
-	{ { n, a, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix }
+	{ { n, a, PERFCTR_EVENT_HARDWARE, 1, d }, 0, sel, fix, 0 }
+/* Intel TopDown: the slots counter, or category PERFCTR_X86_TOPDOWN_k. */
+#define TD(n, map, d) \
+	{ { n, NULL, PERFCTR_EVENT_HARDWARE, 1, d }, 0, 0, -1, map }
+#define SLOTS_MAP	(PERFCTR_MAP_X86_FIXED | PERFCTR_X86_FIXED_SLOTS)
+#define METRIC_MAP(k)	(PERFCTR_MAP_X86_METRIC | PERFCTR_X86_TOPDOWN_##k)
 
 static const struct event_def common_events[] = {
 	TSC("tsc", "time-stamp counter ticks"),
@@ -89,7 +98,11 @@ static const struct event_def common_events[] = {
 static const struct event_def arm64_tsc =
 	TSC("tsc", "generic timer ticks (CNTVCT_EL0)");
 
-/* Event select in bits 7:0, unit mask in bits 15:8. */
+/*
+ * Event select in bits 7:0, unit mask in bits 15:8.  The TopDown ones,
+ * level 1 then level 2, each of the latter a part of the level 1
+ * category four before it.
+ */
 static const struct event_def intel_events[] = {
 	HW("cycles",		0x003c, 1, "core cycles, not halted"),
 	HW("instructions",	0x00c0, 0, "instructions retired"),
@@ -99,6 +112,23 @@ static const struct event_def intel_events[] = {
 	HW("branch-misses",	0x00c5, -1, "mispredicted branches retired"),
 	HW("cache-references",	0x4f2e, -1, "last-level cache references"),
 	HW("cache-misses",	0x412e, -1, "last-level cache misses"),
+	TD("slots",		SLOTS_MAP, "pipeline slots (TopDown)"),
+	TD("topdown-retiring",	METRIC_MAP(RETIRING),
+	   "slots that retired operations"),
+	TD("topdown-bad-spec",	METRIC_MAP(BAD_SPEC),
+	   "slots wasted by bad speculation"),
+	TD("topdown-fe-bound",	METRIC_MAP(FE_BOUND),
+	   "slots the frontend left empty"),
+	TD("topdown-be-bound",	METRIC_MAP(BE_BOUND),
+	   "slots stalled by the backend"),
+	TD("topdown-heavy-ops",	METRIC_MAP(HEAVY_OPS),
+	   "retiring slots of heavy operations"),
+	TD("topdown-br-mispredict", METRIC_MAP(BR_MISPREDICT),
+	   "bad speculation slots of mispredicted branches"),
+	TD("topdown-fetch-lat",	METRIC_MAP(FETCH_LAT),
+	   "frontend bound slots of fetch latency"),
+	TD("topdown-mem-bound",	METRIC_MAP(MEM_BOUND),
+	   "backend bound slots stalled on memory"),
 };
 
 static const struct event_def amd_events[] = {
@@ -172,10 +202,49 @@ static int has_hardware(const struct perfctr_info *info)
 	return hardware_table(info).nr && info->nrctrs + info->nrfixed;
 }
 
+/* Has this machine Intel's fixed counter 3, which counts the slots? */
+static int has_slots(const struct perfctr_info *info)
+{
+	return info->cpu_type == PERFCTR_X86_INTEL_ARCH &&
+	       info->nrfixed > PERFCTR_X86_FIXED_SLOTS;
+}
+
+/* How many TopDown categories this machine counts: 0, 4 or 8. */
+static unsigned int nr_metrics(const struct perfctr_info *info)
+{
+	if (!has_slots(info) ||
+	    !(info->cpu_features & PERFCTR_FEATURE_TOPDOWN))
+		return 0;
+	return info->nrmetrics < PERFCTR_X86_TOPDOWN_NR ? info->nrmetrics :
+	       PERFCTR_X86_TOPDOWN_NR;
+}
+
+static int is_metric_map(__u32 map)
+{
+	return (map & ~(PERFCTR_X86_TOPDOWN_NR - 1)) == PERFCTR_MAP_X86_METRIC;
+}
+
+/* Does @map use the slots: fixed counter 3 or a TopDown category? */
+static int uses_slots(__u32 map)
+{
+	return map == SLOTS_MAP || is_metric_map(map);
+}
+
+/* Can this machine count TopDown event @def (def->map set)? */
+static int has_topdown(const struct event_def *def,
+		       const struct perfctr_info *info)
+{
+	if (def->map == SLOTS_MAP)
+		return has_slots(info);
+	return (def->map & ~PERFCTR_MAP_X86_METRIC) < nr_metrics(info);
+}
+
 /* Can this machine count @def, a hardware event of its table? */
 static int countable(const struct event_def *def,
 		     const struct perfctr_info *info)
 {
+	if (def->map)
+		return has_topdown(def, info);
 	return info->nrctrs ||
 	       (def->fixed >= 0 && (__u32)def->fixed < info->nrfixed);
 }
@@ -208,6 +277,24 @@ static int no_hardware(const char *what, const struct perfctr_info *info,
 	return fail(EOPNOTSUPP, err, err_size,
 		    "%s: this CPU has no hardware counters (driver: %s)",
 		    what, perfctr_info_cpu_name(info));
+}
+
+/* TopDown event @def on a machine that lacks what it counts on. */
+static int no_topdown(const char *what, const struct event_def *def,
+		      const struct perfctr_info *info, char *err,
+		      size_t err_size)
+{
+	if (def->map == SLOTS_MAP)
+		return fail(EOPNOTSUPP, err, err_size, "%s: needs Intel fixed "
+			    "counter 3 (TopDown slots: Ice Lake or later); "
+			    "this CPU has none", what);
+	if (nr_metrics(info))
+		return fail(EOPNOTSUPP, err, err_size, "%s: needs TopDown "
+			    "level 2 (Intel Sapphire Rapids or later); this "
+			    "CPU has level 1 only", what);
+	return fail(EOPNOTSUPP, err, err_size, "%s: needs TopDown metrics "
+		    "(PERF_METRICS: Intel Ice Lake or later); this CPU has "
+		    "none", what);
 }
 
 /* Look a name up in @defs, by name or alias. */
@@ -402,6 +489,14 @@ static int parse_named(struct perfctr_event_spec *event, const char *str,
 		break;
 	}
 
+	/* TopDown: its own counter, the USR and OS bits its selector. */
+	if (def->map) {
+		if (!has_topdown(def, info))
+			return no_topdown(str, def, info, err, err_size);
+		event->pmc_map = def->map;
+		event->evntsel = with_modes(event, 0, modes);
+		return 0;
+	}
 	if (!has_hardware(info))
 		return no_hardware(str, info, err, err_size);
 	hw = hardware_table(info);
@@ -487,6 +582,14 @@ static int check_counter(const char *str, __u32 pmc_map,
 	if (is_arm64(info))
 		return check_arm64_counter(str, pmc_map, info, err, err_size);
 
+	if (pmc_map & PERFCTR_MAP_X86_METRIC) {
+		index = pmc_map & ~PERFCTR_MAP_X86_METRIC;
+		if (is_metric_map(pmc_map) && index < nr_metrics(info))
+			return 0;
+		return fail(EINVAL, err, err_size, "%s: this CPU has no "
+			    "TopDown metric %u (it has %u)", str, index,
+			    nr_metrics(info));
+	}
 	if (pmc_map & PERFCTR_MAP_X86_FIXED) {
 		if (info->cpu_type != PERFCTR_X86_INTEL_ARCH ||
 		    index >= info->nrfixed || index >= 32)
@@ -506,7 +609,8 @@ static int check_counter(const char *str, __u32 pmc_map,
 /*
  * SEL[@PMC], perfctr 2.7's form: decimal, or hexadecimal after 0x.  On
  * arm64, SEL is a PMEVTYPER value and PMC a counter index, 31 for the
- * cycle counter.
+ * cycle counter.  On x86, PMC may be a TopDown category, whose selector
+ * has the USR and OS bits only.
  */
 static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 			size_t len, const char *mod,
@@ -535,8 +639,9 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 		pmc_map = pmc;
 		if (check_counter(str, pmc_map, info, err, err_size) < 0)
 			return -1;
-		snprintf(where, sizeof(where),
-			 !is_arm64(info) && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
+		snprintf(where, sizeof(where), !is_arm64(info) &&
+			 (pmc_map & (PERFCTR_MAP_X86_FIXED |
+				     PERFCTR_MAP_X86_METRIC)) ?
 			 "@0x%x" : "@%u", pmc_map);
 	} else if (info->nrctrs == 0) {
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
@@ -545,8 +650,11 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 	}
 	/* The x86 driver's bits, which 2.7 selectors carried. */
 	sel = is_arm64(info) ? evntsel : evntsel & ~(EVNTSEL_EN | EVNTSEL_INT);
-	allowed = at && !is_arm64(info) && (pmc_map & PERFCTR_MAP_X86_FIXED) ?
-		  FIXED_BITS : gp_bits(info);
+	allowed = gp_bits(info);
+	if (at && !is_arm64(info) && (pmc_map & PERFCTR_MAP_X86_FIXED))
+		allowed = FIXED_BITS;
+	else if (at && !is_arm64(info) && is_metric_map(pmc_map))
+		allowed = EVNTSEL_MODES;
 	if (check_bits(str, sel, allowed, info, err, err_size) < 0)
 		return -1;
 	if (at && is_arm64(info) && pmc_map == PERFCTR_MAP_ARM64_CYCLES &&
@@ -607,18 +715,20 @@ int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
 
 /*
  * The hardware counters @control uses: general-purpose counter i is bit i
- * of *@gp, fixed counter j bit j of *@fixed; on arm64, event counter n is
- * bit n of *@gp and the cycle counter bit 0 of *@fixed.
+ * of *@gp, fixed counter j bit j of *@fixed, TopDown category k bit k of
+ * *@metrics; on arm64, event counter n is bit n of *@gp and the cycle
+ * counter bit 0 of *@fixed.
  */
 static void used_counters(const struct perfctr_cpu_control *cpu,
 			  const struct perfctr_info *info,
-			  __u32 *gp, __u32 *fixed)
+			  __u32 *gp, __u32 *fixed, __u32 *metrics)
 {
 	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
 	__u32 map, index;
 
 	*gp = 0;
 	*fixed = 0;
+	*metrics = 0;
 	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
 		map = cpu->pmc_map[i];
 		if (is_arm64(info)) {
@@ -626,6 +736,10 @@ static void used_counters(const struct perfctr_cpu_control *cpu,
 				*fixed |= 1;
 			else if (map < PERFCTR_MAP_ARM64_CYCLES)
 				*gp |= 1u << map;
+			continue;
+		}
+		if (is_metric_map(map)) {
+			*metrics |= 1u << (map & ~PERFCTR_MAP_X86_METRIC);
 			continue;
 		}
 		index = map & ~PERFCTR_MAP_X86_FIXED;
@@ -678,10 +792,11 @@ static int choose_counter(const struct vperfctr_control *control,
 {
 	unsigned int i, nrctrs = info->nrctrs;
 	int arm64 = is_arm64(info);
-	__u32 used_gp, used_fixed;
+	__u32 used_gp, used_fixed, used_metrics;
 	int has_fixed;
 
-	used_counters(&control->cpu_control, info, &used_gp, &used_fixed);
+	used_counters(&control->cpu_control, info, &used_gp, &used_fixed,
+		      &used_metrics);
 	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC) {
 		__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
 		int fixed = is_fixed_map(event->pmc_map, info);
@@ -689,6 +804,16 @@ static int choose_counter(const struct vperfctr_control *control,
 		if (check_counter(event->name, event->pmc_map, info, err,
 				  err_size) < 0)
 			return -1;
+		if (!arm64 && is_metric_map(event->pmc_map)) {
+			index = event->pmc_map & ~PERFCTR_MAP_X86_METRIC;
+			if (used_metrics & (1u << index))
+				return fail(EINVAL, err, err_size,
+					    "%s: TopDown metric %u is in use",
+					    event->name, index);
+			*map = event->pmc_map;
+			*evntsel = event->evntsel;
+			return 0;
+		}
 		if (arm64 && fixed && (used_fixed & 1))
 			return fail(EINVAL, err, err_size, "%s: the cycle "
 				    "counter is in use", event->name);
@@ -741,6 +866,56 @@ static int choose_counter(const struct vperfctr_control *control,
 		    "use", event->name, nrctrs, gp_name(info));
 }
 
+/*
+ * On a TopDown machine, the counters of a control that use the slots,
+ * fixed counter 3 and the categories, count the same modes: the kernel
+ * splits one count of the slots among them.
+ */
+static int check_slots_modes(const struct vperfctr_control *control,
+			     const char *name, __u64 evntsel, char *err,
+			     size_t err_size)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
+
+	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++) {
+		if (uses_slots(cpu->pmc_map[i]) &&
+		    (cpu->evntsel[i] & EVNTSEL_MODES) !=
+		    (evntsel & EVNTSEL_MODES))
+			return fail(EINVAL, err, err_size, "%s: counts other "
+				    "modes than counter %u: TopDown counters "
+				    "must count the same", name, i);
+	}
+	return 0;
+}
+
+/*
+ * Does @control count a TopDown category, or the slots in i-mode?  The
+ * kernel restarts the slots at every resume for a control with
+ * categories: then none of them may be an i-mode counter.
+ */
+static int control_has_metric(const struct vperfctr_control *control)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
+
+	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++)
+		if (is_metric_map(cpu->pmc_map[i]))
+			return 1;
+	return 0;
+}
+
+static int control_has_imode_slots(const struct vperfctr_control *control)
+{
+	const struct perfctr_cpu_control *cpu = &control->cpu_control;
+	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
+
+	for (i = cpu->nractrs; i < n && i < PERFCTR_MAX_NRCTRS; i++)
+		if (cpu->pmc_map[i] == SLOTS_MAP)
+			return 1;
+	return 0;
+}
+
 static int add_hardware(struct vperfctr_control *control,
 			const struct perfctr_event_spec *event,
 			const struct perfctr_info *info, int imode,
@@ -751,6 +926,18 @@ static int add_hardware(struct vperfctr_control *control,
 
 	if (!has_hardware(info))
 		return no_hardware(event->name, info, err, err_size);
+	if (imode && is_metric_map(event->pmc_map))
+		return fail(EINVAL, err, err_size, "%s: a TopDown category "
+			    "counts in a-mode only", event->name);
+	if (imode && nr_metrics(info) && event->pmc_map == SLOTS_MAP &&
+	    control_has_metric(control))
+		return fail(EINVAL, err, err_size, "%s: the slots count in "
+			    "a-mode only beside TopDown categories",
+			    event->name);
+	if (is_metric_map(event->pmc_map) && control_has_imode_slots(control))
+		return fail(EINVAL, err, err_size, "%s: TopDown categories "
+			    "need the slots in a-mode, not i-mode",
+			    event->name);
 	if (imode && !(info->cpu_features & PERFCTR_FEATURE_PCINT))
 		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
 			    "overflow interrupts: count it in a-mode",
@@ -758,6 +945,10 @@ static int add_hardware(struct vperfctr_control *control,
 	if (check_room(control, imode, event->name, err, err_size) < 0 ||
 	    choose_counter(control, event, info, &map, &evntsel, err,
 			   err_size) < 0)
+		return -1;
+	if (nr_metrics(info) && uses_slots(map) &&
+	    check_slots_modes(control, event->name, evntsel, err,
+			      err_size) < 0)
 		return -1;
 	limit = max_period(is_fixed_map(map, info) ? info->fixed_width :
 			   info->ctr_width);

@@ -21,18 +21,23 @@ struct field {
 	const char *file;
 	size_t offset;
 	int hex;
+	int optional;		/* a kernel before it has no file: 0 */
 };
 
+#define FIELD(name, hex, optional) \
+	{ #name, offsetof(struct perfctr_info, name), hex, optional }
+
 static const struct field fields[] = {
-	{ "abi_version",	offsetof(struct perfctr_info, abi_version), 1 },
-	{ "cpu_type",		offsetof(struct perfctr_info, cpu_type), 0 },
-	{ "cpu_features",	offsetof(struct perfctr_info, cpu_features), 1 },
-	{ "cpu_khz",		offsetof(struct perfctr_info, cpu_khz), 0 },
-	{ "tsc_to_cpu_mult",	offsetof(struct perfctr_info, tsc_to_cpu_mult), 0 },
-	{ "nrctrs",		offsetof(struct perfctr_info, nrctrs), 0 },
-	{ "ctr_width",		offsetof(struct perfctr_info, ctr_width), 0 },
-	{ "nrfixed",		offsetof(struct perfctr_info, nrfixed), 0 },
-	{ "fixed_width",	offsetof(struct perfctr_info, fixed_width), 0 },
+	FIELD(abi_version, 1, 0),
+	FIELD(cpu_type, 0, 0),
+	FIELD(cpu_features, 1, 0),
+	FIELD(cpu_khz, 0, 0),
+	FIELD(tsc_to_cpu_mult, 0, 0),
+	FIELD(nrctrs, 0, 0),
+	FIELD(ctr_width, 0, 0),
+	FIELD(nrfixed, 0, 0),
+	FIELD(fixed_width, 0, 0),
+	FIELD(nrmetrics, 0, 1),
 };
 
 /*
@@ -66,6 +71,16 @@ static int read_text(int dirfd, const char *name, char *buf, size_t size)
 		len--;
 	buf[len] = '\0';
 	return 0;
+}
+
+/* Is there a file @name in directory @dirfd?  errno is left as it was. */
+static int has_file(int dirfd, const char *name)
+{
+	int err = errno, ret;
+
+	ret = faccessat(dirfd, name, F_OK, 0) == 0 || errno != ENOENT;
+	errno = err;
+	return ret;
 }
 
 static int digit_value(char c, int hex)
@@ -124,6 +139,8 @@ int perfctr_info_read_dir(const char *dir, struct perfctr_info *info)
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		__u32 value;
 
+		if (fields[i].optional && !has_file(fd, fields[i].file))
+			continue;
 		if (read_text(fd, fields[i].file, text, sizeof(text)) < 0)
 			goto fail;
 		if (parse_u32(text, fields[i].hex, &value) < 0) {
@@ -184,7 +201,7 @@ const char *perfctr_info_cpu_name(const struct perfctr_info *info)
 	return "unknown";
 }
 
-/* "rdpmc, rdtsc" for the known bits of @features. */
+/* "rdpmc, rdtsc" for the known bits of @features: 32 bytes hold all. */
 static void feature_names(__u32 features, char *buf, size_t size)
 {
 	static const struct {
@@ -194,6 +211,7 @@ static void feature_names(__u32 features, char *buf, size_t size)
 		{ PERFCTR_FEATURE_RDPMC, "rdpmc" },
 		{ PERFCTR_FEATURE_RDTSC, "rdtsc" },
 		{ PERFCTR_FEATURE_PCINT, "pcint" },
+		{ PERFCTR_FEATURE_TOPDOWN, "topdown" },
 	};
 	size_t i, len = 0;
 
@@ -223,14 +241,16 @@ int perfctr_info_fprint(FILE *stream, const struct perfctr_info *info)
 		      "nrctrs           %u\n"
 		      "ctr_width        %u\n"
 		      "nrfixed          %u\n"
-		      "fixed_width      %u\n",
+		      "fixed_width      %u\n"
+		      "nrmetrics        %u\n",
 		      info->abi_version,
 		      (int)sizeof(info->driver_version), info->driver_version,
 		      info->cpu_type, perfctr_info_cpu_name(info),
 		      info->cpu_features, features[0] ? " (" : "", features,
 		      features[0] ? ")" : "",
 		      info->cpu_khz, info->tsc_to_cpu_mult, info->nrctrs,
-		      info->ctr_width, info->nrfixed, info->fixed_width);
+		      info->ctr_width, info->nrfixed, info->fixed_width,
+		      info->nrmetrics);
 	return ret < 0 ? -1 : 0;
 }
 

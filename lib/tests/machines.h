@@ -23,6 +23,41 @@ static const struct perfctr_info intel = {
 	.driver_version = "6.0",
 };
 
+/*
+ * Intel Ice Lake: 8 general-purpose counters, 4 fixed, fixed counter 3
+ * counting the slots, and the four TopDown level 1 categories.
+ */
+static const struct perfctr_info icelake = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
+	.cpu_khz = 3000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 8,
+	.ctr_width = 48,
+	.nrfixed = 4,
+	.fixed_width = 48,
+	.nrmetrics = 4,
+	.driver_version = "6.0",
+};
+
+/* Sapphire Rapids: as Ice Lake, and the four level 2 categories too. */
+static const struct perfctr_info sapphire_rapids = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
+	.cpu_khz = 2000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 8,
+	.ctr_width = 48,
+	.nrfixed = 4,
+	.fixed_width = 48,
+	.nrmetrics = 8,
+	.driver_version = "6.0",
+};
+
 /* AMD core counters: 6 general-purpose counters. */
 static const struct perfctr_info amd = {
 	.abi_version = PERFCTR_ABI_VERSION,

@@ -24,11 +24,14 @@
 #define CYCLES	PERFCTR_MAP_ARM64_CYCLES
 #define NO_EL1	((__u64)PERFCTR_ARM64_EXCLUDE_EL1)	/* user mode */
 #define NO_EL0	((__u64)PERFCTR_ARM64_EXCLUDE_EL0)	/* kernel mode */
+#define SLOTS	(PERFCTR_MAP_X86_FIXED | PERFCTR_X86_FIXED_SLOTS)
+#define METRIC(k) (PERFCTR_MAP_X86_METRIC | PERFCTR_X86_TOPDOWN_##k)
 
 static struct perfctr_info intel_v1;	/* 2 counters of 40 bits, no fixed */
 static struct perfctr_info intel_fixed_only;	/* 0 counters, 3 fixed */
 static struct perfctr_info intel_no_pcint;
 static struct perfctr_info arm64_cycles_only;	/* the cycle counter alone */
+static struct perfctr_info intel_slots_only;	/* fixed 3, no PERF_METRICS */
 
 static void make_infos(void)
 {
@@ -44,6 +47,9 @@ static void make_infos(void)
 	arm64_cycles_only = arm64_pmuv3;
 	arm64_cycles_only.nrctrs = 0;
 	arm64_cycles_only.ctr_width = 0;
+	intel_slots_only = icelake;
+	intel_slots_only.cpu_features &= ~PERFCTR_FEATURE_TOPDOWN;
+	intel_slots_only.nrmetrics = 0;
 }
 
 struct want {
@@ -377,6 +383,111 @@ static void test_parse_other_intels(void)
 	refuses(&intel_v1, "Intel v1, no fixed", "0x10000@0x40000000",
 		EINVAL, "0x10000@0x40000000: this CPU has no fixed counter 0 "
 		"(it has 0)");
+}
+
+/* Intel TopDown: the slots counter and the categories, by perf's names. */
+static const struct want topdown_named[] = {
+	{ "slots", "slots", HW, SLOTS, BOTH, -1, 1 },
+	{ "slots:u", "slots:u", HW, SLOTS, USR, -1, 0 },
+	{ "slots:ku", "slots:uk", HW, SLOTS, BOTH, -1, 0 },
+	{ "topdown-retiring", "topdown-retiring", HW, METRIC(RETIRING), BOTH,
+	  -1, 1 },
+	{ "topdown-retiring:u", "topdown-retiring:u", HW, METRIC(RETIRING),
+	  USR, -1, 0 },
+	{ "topdown-bad-spec:k", "topdown-bad-spec:k", HW, METRIC(BAD_SPEC),
+	  OS, -1, 0 },
+	{ "topdown-fe-bound:u", "topdown-fe-bound:u", HW, METRIC(FE_BOUND),
+	  USR, -1, 0 },
+	{ "topdown-be-bound:uk", "topdown-be-bound:uk", HW, METRIC(BE_BOUND),
+	  BOTH, -1, 0 },
+	/* The 2.7 form names a category by its map. */
+	{ "0x10000@0x20000001", "0x10000@0x20000001", HW, METRIC(BAD_SPEC),
+	  USR, -1, 0 },
+	{ "0@0x20000003", "0x0@0x20000003", HW, METRIC(BE_BOUND), BOTH, -1,
+	  1 },
+};
+
+static const struct want topdown_level2[] = {
+	{ "topdown-heavy-ops:u", "topdown-heavy-ops:u", HW, METRIC(HEAVY_OPS),
+	  USR, -1, 0 },
+	{ "topdown-br-mispredict", "topdown-br-mispredict", HW,
+	  METRIC(BR_MISPREDICT), BOTH, -1, 1 },
+	{ "topdown-fetch-lat:k", "topdown-fetch-lat:k", HW, METRIC(FETCH_LAT),
+	  OS, -1, 0 },
+	{ "topdown-mem-bound:u", "topdown-mem-bound:u", HW, METRIC(MEM_BOUND),
+	  USR, -1, 0 },
+	{ "0x30000@0x20000007", "0x30000@0x20000007", HW, METRIC(MEM_BOUND),
+	  BOTH, -1, 0 },
+};
+
+#define NO_METRICS(ev)	ev ": needs TopDown metrics (PERF_METRICS: Intel " \
+			"Ice Lake or later); this CPU has none"
+#define NO_SLOTS(ev)	ev ": needs Intel fixed counter 3 (TopDown slots: " \
+			"Ice Lake or later); this CPU has none"
+
+/*
+ * The TopDown names where the machine has them, and where it has not,
+ * what it lacks: fixed counter 3, PERF_METRICS, or its level 2.
+ */
+static void test_parse_topdown(void)
+{
+	static const struct {
+		const struct perfctr_info *info;
+		const char *machine;
+	} without[] = {
+		{ &intel, "Intel, 3 fixed" },
+		{ &amd, "AMD" },
+		{ &tsc_only, "TSC only" },
+		{ &arm64_pmuv3, "arm64 PMUv3" },
+		{ &intel_slots_only, "Intel, fixed 3, no PERF_METRICS" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(topdown_named) / sizeof(topdown_named[0]); i++) {
+		parses(&icelake, "Ice Lake", &topdown_named[i]);
+		parses(&sapphire_rapids, "Sapphire Rapids", &topdown_named[i]);
+	}
+	for (i = 0; i < sizeof(topdown_level2) / sizeof(topdown_level2[0]);
+	     i++)
+		parses(&sapphire_rapids, "Sapphire Rapids", &topdown_level2[i]);
+	parses(&intel_slots_only, "Intel, fixed 3, no PERF_METRICS",
+	       &topdown_named[1]);
+
+	for (i = 0; i < sizeof(without) / sizeof(without[0]); i++) {
+		refuses(without[i].info, without[i].machine,
+			"topdown-retiring:u", EOPNOTSUPP,
+			NO_METRICS("topdown-retiring:u"));
+		refuses(without[i].info, without[i].machine,
+			"topdown-mem-bound", EOPNOTSUPP,
+			NO_METRICS("topdown-mem-bound"));
+	}
+	refuses(&intel, "Intel, 3 fixed", "slots", EOPNOTSUPP,
+		NO_SLOTS("slots"));
+	refuses(&amd, "AMD", "slots:u", EOPNOTSUPP, NO_SLOTS("slots:u"));
+	refuses(&tsc_only, "TSC only", "slots", EOPNOTSUPP, NO_SLOTS("slots"));
+	refuses(&icelake, "Ice Lake", "topdown-heavy-ops:u", EOPNOTSUPP,
+		"topdown-heavy-ops:u: needs TopDown level 2 (Intel Sapphire "
+		"Rapids or later); this CPU has level 1 only");
+	refuses(&icelake, "Ice Lake", "topdown-fetch-lat", EOPNOTSUPP,
+		"topdown-fetch-lat: needs TopDown level 2 (Intel Sapphire "
+		"Rapids or later); this CPU has level 1 only");
+	refuses(&icelake, "Ice Lake", "0x10000@0x20000004", EINVAL,
+		"0x10000@0x20000004: this CPU has no TopDown metric 4 (it has "
+		"4)");
+	refuses(&sapphire_rapids, "Sapphire Rapids", "0x10000@0x20000008",
+		EINVAL, "0x10000@0x20000008: this CPU has no TopDown metric 8 "
+		"(it has 8)");
+	refuses(&intel, "Intel, 3 fixed", "0x10000@0x20000000", EINVAL,
+		"0x10000@0x20000000: this CPU has no TopDown metric 0 (it has "
+		"0)");
+	refuses(&sapphire_rapids, "Sapphire Rapids", "0x100c0@0x20000000",
+		EINVAL, "0x100c0@0x20000000: selector bits 0xc0 are not "
+		"allowed on this counter");
+	refuses(&sapphire_rapids, "Sapphire Rapids", "topdown-retiring:x",
+		EINVAL, "topdown-retiring:x: unknown modifier ':x': use :u, :k "
+		"or :uk");
+	refuses(&sapphire_rapids, "Sapphire Rapids", "topdown-retired",
+		EINVAL, "topdown-retired: unknown event");
 }
 
 static void test_parse_no_hardware(void)
@@ -896,6 +1007,108 @@ static void test_add_irq(void)
 	       "TSC only: i-mode page-faults:u, ireset -64");
 }
 
+/*
+ * TopDown counters: each on its own counter, once; those that share the
+ * slots count the same modes, in a-mode.
+ */
+static void test_add_topdown(void)
+{
+	static const char *const level1[] = {
+		"topdown-retiring:u", "topdown-bad-spec:u",
+		"topdown-fe-bound:u", "topdown-be-bound:u",
+	};
+	static const char *const level2[] = {
+		"topdown-heavy-ops:u", "topdown-br-mispredict:u",
+		"topdown-fetch-lat:u", "topdown-mem-bound:u",
+	};
+	const struct perfctr_info *spr = &sapphire_rapids;
+	struct perfctr_event_spec ev;
+	unsigned int k;
+
+	fresh();
+	adds(spr, "Sapphire Rapids", "slots:u", 0, SLOTS, USR);
+	for (k = 0; k < 4; k++)
+		adds(spr, "Sapphire Rapids", level1[k], 1 + k,
+		     PERFCTR_MAP_X86_METRIC | k, USR);
+	for (k = 0; k < 4; k++)
+		adds(spr, "Sapphire Rapids", level2[k], 5 + k,
+		     PERFCTR_MAP_X86_METRIC | (4 + k), USR);
+	/* The other fixed counters, and the other modes, beside them. */
+	adds(spr, "Sapphire Rapids", "instructions", 9, FIXED | 0, BOTH);
+	adds(spr, "Sapphire Rapids", "cycles:k", 10, FIXED | 1, OS);
+	adds(spr, "Sapphire Rapids", "branches:u", 11, 0, USR | 0xc4);
+
+	ev = event(spr, "topdown-retiring:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "topdown-retiring:u: TopDown metric 0 is in use");
+	ev = event(spr, "slots:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "slots:u: fixed counter 3 is in use");
+	ev = event(spr, "0x10000@0x40000003");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "0x10000@0x40000003: fixed counter 3 is in use");
+
+	/* The modes of the first that uses the slots, whichever it is. */
+	fresh();
+	adds(spr, "Sapphire Rapids", "topdown-fe-bound:k", 0,
+	     METRIC(FE_BOUND), OS);
+	ev = event(spr, "slots:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "slots:u: counts other modes than counter 0: TopDown "
+		    "counters must count the same");
+	ev = event(spr, "topdown-retiring");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "topdown-retiring: counts other modes than counter 0: "
+		    "TopDown counters must count the same");
+	adds(spr, "Sapphire Rapids", "slots:k", 1, SLOTS, OS);
+	adds(spr, "Sapphire Rapids", "cycles:u", 2, FIXED | 1, USR);
+
+	/*
+	 * In a-mode only: the kernel restarts them at every resume.  The
+	 * slots alone may interrupt, as any fixed counter.
+	 */
+	fresh();
+	control.si_signo = 29;
+	ev = event(spr, "topdown-be-bound:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 1, 1000, EINVAL,
+		    "topdown-be-bound:u: a TopDown category counts in a-mode "
+		    "only");
+	adds(spr, "Sapphire Rapids", "topdown-retiring:u", 0,
+	     METRIC(RETIRING), USR);
+	ev = event(spr, "slots:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 1, 1000, EINVAL,
+		    "slots:u: the slots count in a-mode only beside TopDown "
+		    "categories");
+	fresh();
+	control.si_signo = 29;
+	ev = event(spr, "slots:u");
+	tap_is_int(perfctr_event_add_irq(&control, &ev, spr, 1000, NULL, 0),
+		   0, "Sapphire Rapids: slots:u alone in i-mode");
+	ev = event(spr, "topdown-retiring:u");
+	add_refused(spr, "Sapphire Rapids", &ev, 0, 0, EINVAL,
+		    "topdown-retiring:u: TopDown categories need the slots in "
+		    "a-mode, not i-mode");
+
+	/* Parsed for one machine, added for another that lacks it. */
+	fresh();
+	ev = event(spr, "topdown-heavy-ops:u");
+	add_refused(&icelake, "Ice Lake", &ev, 0, 0, EINVAL,
+		    "topdown-heavy-ops:u: this CPU has no TopDown metric 4 "
+		    "(it has 4)");
+	ev = event(spr, "topdown-retiring:u");
+	add_refused(&intel, "Intel, 3 fixed", &ev, 0, 0, EINVAL,
+		    "topdown-retiring:u: this CPU has no TopDown metric 0 (it "
+		    "has 0)");
+
+	/* Fixed counter 3 without PERF_METRICS: a counter like the others. */
+	fresh();
+	control.si_signo = 29;
+	ev = event(&intel_slots_only, "slots:u");
+	tap_is_int(perfctr_event_add_irq(&control, &ev, &intel_slots_only,
+					 1000, NULL, 0), 0,
+		   "Intel, fixed 3, no PERF_METRICS: slots:u in i-mode");
+}
+
 static void test_add_bad_control(void)
 {
 	struct perfctr_event_spec ev = event(&intel, "faults:u");
@@ -1009,6 +1222,34 @@ static void test_list(void)
 	       "list: branches has the alias branch-instructions");
 }
 
+/* The TopDown names are listed where the machine counts them. */
+static void test_list_topdown(void)
+{
+	static const char *const icelake_names[] = {
+		"tsc", "task-clock", "context-switches", "cpu-migrations",
+		"page-faults", "minor-faults", "major-faults",
+		"cycles", "instructions", "ref-cycles", "branches",
+		"branch-misses", "cache-references", "cache-misses",
+		"slots", "topdown-retiring", "topdown-bad-spec",
+		"topdown-fe-bound", "topdown-be-bound",
+	};
+	static const char *const spr_names[] = {
+		"tsc", "task-clock", "context-switches", "cpu-migrations",
+		"page-faults", "minor-faults", "major-faults",
+		"cycles", "instructions", "ref-cycles", "branches",
+		"branch-misses", "cache-references", "cache-misses",
+		"slots", "topdown-retiring", "topdown-bad-spec",
+		"topdown-fe-bound", "topdown-be-bound", "topdown-heavy-ops",
+		"topdown-br-mispredict", "topdown-fetch-lat",
+		"topdown-mem-bound",
+	};
+
+	lists(&icelake, "Ice Lake", icelake_names, 19);
+	lists(&sapphire_rapids, "Sapphire Rapids", spr_names, 23);
+	lists(&intel_slots_only, "Intel, fixed 3, no PERF_METRICS",
+	      icelake_names, 15);
+}
+
 static void test_list_arm64(void)
 {
 	static const char *const arm64_names[] = {
@@ -1046,6 +1287,7 @@ int main(void)
 	make_infos();
 	test_parse_every_event();
 	test_parse_other_intels();
+	test_parse_topdown();
 	test_parse_no_hardware();
 	test_parse_errors();
 	test_parse_raw_errors();
@@ -1060,8 +1302,10 @@ int main(void)
 	test_add_tsc();
 	test_add_tsc_only();
 	test_add_irq();
+	test_add_topdown();
 	test_add_bad_control();
 	test_list();
+	test_list_topdown();
 	test_list_arm64();
 	return tap_done();
 }

@@ -20,6 +20,10 @@ struct fake_clock {
 	__u64 pmc[PERFCTR_MAX_NRCTRS];	/* indexed by hardware map */
 	unsigned int tsc_reads;
 	void (*on_first_read)(struct fake_clock *fake);
+	/* x86 TopDown: fixed counter 3 and PERF_METRICS, as rdpmc reads. */
+	__u64 slots;
+	__u64 metrics;
+	unsigned int rdpmc_reads;
 };
 
 static __u64 fake_read_tsc(void *arg)
@@ -38,11 +42,30 @@ static __u64 fake_read_pmc(void *arg, __u32 map)
 	return fake->pmc[map % PERFCTR_MAX_NRCTRS];
 }
 
+/*
+ * rdpmc on an x86 with TopDown: the slots counter and PERF_METRICS by
+ * their rdpmc names, any other counter as fake_read_pmc() has it.
+ */
+static __u64 fake_rdpmc(void *arg, __u32 map)
+{
+	struct fake_clock *fake = arg;
+
+	fake->rdpmc_reads++;
+	if (map == (PERFCTR_MAP_X86_FIXED | PERFCTR_X86_FIXED_SLOTS))
+		return fake->slots;
+	if (map == PERFCTR_MAP_X86_METRIC)
+		return fake->metrics;
+	return fake_read_pmc(arg, map);
+}
+
 static struct vperfctr_state page;
 static struct fake_clock fake;
 static struct vperfctr_clock clock_tsc = { fake_read_tsc, NULL, &fake };
 static struct vperfctr_clock clock_all = {
 	fake_read_tsc, fake_read_pmc, &fake
+};
+static struct vperfctr_clock clock_x86 = {
+	fake_read_tsc, fake_rdpmc, &fake
 };
 
 /*
@@ -632,6 +655,207 @@ static void test_read_one_pmc(void)
 	       "read_pmc: seq changed mid-read: the new snapshot");
 }
 
+/* PERF_METRICS with the bytes @b0 (retiring) to @b7 (memory bound). */
+static __u64 metrics_of(__u8 b0, __u8 b1, __u8 b2, __u8 b3, __u8 b4,
+			__u8 b5, __u8 b6, __u8 b7)
+{
+	return (__u64)b0 | (__u64)b1 << 8 | (__u64)b2 << 16 |
+	       (__u64)b3 << 24 | (__u64)b4 << 32 | (__u64)b5 << 40 |
+	       (__u64)b6 << 48 | (__u64)b7 << 56;
+}
+
+static __u64 topdown(__u64 slots, __u64 metrics, unsigned int k)
+{
+	return perfctr_x86_topdown_slots(slots, metrics, k);
+}
+
+static __u64 xorshift(__u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The slot arithmetic that the fast read shares with the kernel: the
+ * four level 1 categories split the slots exactly, a level 2 category
+ * never exceeds its level 1 one, and no metric at all is no slot.
+ */
+static void test_topdown_arithmetic(void)
+{
+	/* 51, 34, 17 and 153 of 255: a fifth, two, two and three fifths. */
+	__u64 m = metrics_of(0x33, 0x22, 0x11, 0x99, 0x20, 0x22, 0x05, 0xff);
+	__u64 x = 0x2545f4914f6cdd1dull, slots, sum;
+	unsigned int i, k, split = 0, over = 0, zero = 0;
+
+	tap_ok(topdown(1000, m, 0) == 200 && topdown(1000, m, 1) == 133 &&
+	       topdown(1000, m, 2) == 67 && topdown(1000, m, 3) == 600,
+	       "topdown: 1000 slots split 200, 133, 67, 600, each rounded "
+	       "down at its cumulative boundary");
+	tap_ok(topdown(1000, m, 4) == 125 && topdown(1000, m, 5) == 133 &&
+	       topdown(1000, m, 6) == 19 && topdown(1000, m, 7) == 600,
+	       "topdown: level 2 in proportion, mem bound capped at backend "
+	       "bound");
+	tap_is_u64(topdown(1000, m, 8), 0, "topdown: no category 8");
+	tap_ok(topdown(12345, 0, 0) == 0 && topdown(12345, 0, 3) == 0 &&
+	       topdown(12345, 0, 4) == 0 &&
+	       topdown(12345, metrics_of(0, 0, 0, 0, 9, 9, 9, 9), 7) == 0,
+	       "topdown: PERF_METRICS 0, level 1 bytes 0: no slots");
+	tap_ok(topdown(0, m, 0) == 0 && topdown(0, m, 3) == 0,
+	       "topdown: no slots, no category slots");
+	/* The largest slots counter, every byte full: no product overflows. */
+	slots = (1ull << 48) - 1;
+	m = ~0ull;
+	sum = topdown(slots, m, 0) + topdown(slots, m, 1) +
+	      topdown(slots, m, 2) + topdown(slots, m, 3);
+	tap_ok(sum == slots && topdown(slots, m, 4) == topdown(slots, m, 0),
+	       "topdown: 2^48 - 1 slots, every byte 0xff: split exactly");
+
+	for (i = 0; i < 100000; i++) {
+		slots = xorshift(&x) >> (10 + i % 40);
+		m = xorshift(&x);
+		/* Some with level 1 all 0, some with a byte 0 among them. */
+		if (i % 7 == 0)
+			m &= 0xffffffff00000000ull;
+		if (i % 5 == 0)
+			m &= ~(0xffull << (8 * (i % 4)));
+		for (k = 0, sum = 0; k < 4; k++)
+			sum += topdown(slots, m, k);
+		if ((m & 0xffffffff) ? sum != slots : sum != 0) {
+			if (!split++)
+				printf("#   %llu slots, metrics %#llx: "
+				       "sum %llu\n", (unsigned long long)slots,
+				       (unsigned long long)m,
+				       (unsigned long long)sum);
+		}
+		for (k = 4; k < 8; k++)
+			over += topdown(slots, m, k) > topdown(slots, m, k - 4);
+		if (!(m & 0xffffffff))
+			for (k = 0; k < 8; k++)
+				zero += topdown(slots, m, k) != 0;
+	}
+	tap_is_int(split, 0, "topdown: 100000 random cases: level 1 sums to "
+		   "the slots, to the slot");
+	tap_is_int(over, 0, "topdown: 100000 random cases: level 2 within "
+		   "level 1");
+	tap_is_int(zero, 0, "topdown: level 1 bytes all 0: every category 0");
+}
+
+/*
+ * The page of a thread that counts slots (fixed counter 3) and the
+ * level 1 categories, live: each category's value is its sum and its
+ * share of the slots counted since the resume, the slots counter's and
+ * the categories' start 0.
+ */
+static void setup_topdown(__u32 flags)
+{
+	unsigned int k;
+
+	setup(4, flags, PERFCTR_CSTATUS_TSC_ON | 6, 100, 10, 200);
+	set_pmc(0, 1, 1000, 7);		/* general-purpose counter 1 */
+	set_pmc(1, PERFCTR_MAP_X86_FIXED | PERFCTR_X86_FIXED_SLOTS, 0, 5000);
+	page.cpu_state.pmc[1].width = 48;
+	/* Sums from earlier periods, which add up to the slots' sum. */
+	for (k = 0; k < 4; k++)
+		set_pmc(2 + k, PERFCTR_MAP_X86_METRIC | k, 0,
+			(__u64[]){ 1000, 500, 1500, 2000 }[k]);
+	fake.pmc[1] = 1300;
+	fake.slots = 1000;
+	fake.metrics = metrics_of(0x33, 0x22, 0x11, 0x99, 0, 0, 0, 0);
+}
+
+static void test_topdown_page(void)
+{
+	struct perfctr_sum_ctrs sum;
+	__u64 value = 0, l1;
+	unsigned int k;
+	int ret;
+
+	setup_topdown(VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC);
+	ret = read_ctrs(&page, &clock_x86, &sum);
+	tap_is_int(ret, 0, "topdown page, live: read succeeds");
+	tap_ok(sum.pmc[0] == 7 + 300 && sum.pmc[1] == 5000 + 1000,
+	       "topdown page, live: a general-purpose counter and the slots "
+	       "as any counter");
+	tap_ok(sum.pmc[2] == 1000 + 200 && sum.pmc[3] == 500 + 133 &&
+	       sum.pmc[4] == 1500 + 67 && sum.pmc[5] == 2000 + 600,
+	       "topdown page, live: each category its sum and its share");
+	for (k = 0, l1 = 0; k < 4; k++)
+		l1 += sum.pmc[2 + k];
+	tap_is_u64(l1, sum.pmc[1], "topdown page, live: level 1 adds up to "
+		   "the slots");
+
+	fake.rdpmc_reads = 0;
+	ret = read_pmc(&page, &clock_x86, 5, &value);
+	tap_ok(ret == 0 && value == 2000 + 600,
+	       "topdown page: read_pmc of a live category");
+	tap_is_int(fake.rdpmc_reads, 2, "topdown page: read_pmc reads the "
+		   "slots and PERF_METRICS, nothing else");
+
+	/*
+	 * The inline read of the owner's page leaves the categories to the
+	 * out-of-line read, and reads the others itself.
+	 */
+	value = 99;
+	fake.rdpmc_reads = 0;
+	ret = vperfctr_page_read_pmc(&page, 1, 4, fake_read_tsc, fake_rdpmc,
+				     &fake, &value);
+	tap_ok(ret == -1 && value == 99 && fake.rdpmc_reads == 0,
+	       "topdown page: the inline read leaves a category to the "
+	       "out-of-line read");
+	ret = vperfctr_page_read_ctrs(&page, 1, fake_read_tsc, fake_rdpmc,
+				      &fake, &sum);
+	tap_is_int(ret, -1, "topdown page: so does the inline read_ctrs");
+	ret = vperfctr_page_read_pmc(&page, 1, 1, fake_read_tsc, fake_rdpmc,
+				     &fake, &value);
+	tap_ok(ret == 0 && value == 5000 + 1000,
+	       "topdown page: the inline read reads the slots counter");
+
+	fake.metrics = 0;
+	ret = read_ctrs(&page, &clock_x86, &sum);
+	tap_ok(ret == 0 && sum.pmc[1] == 6000 && sum.pmc[2] == 1000 &&
+	       sum.pmc[5] == 2000,
+	       "topdown page: PERF_METRICS still 0: no share yet, the sums");
+
+	/* Switched out: the sums, and no rdpmc at all. */
+	setup_topdown(0);
+	fake.rdpmc_reads = 0;
+	ret = read_ctrs(&page, &clock_tsc, &sum);
+	tap_ok(ret == 0 && sum.pmc[1] == 5000 && sum.pmc[2] == 1000 &&
+	       sum.pmc[5] == 2000 && fake.rdpmc_reads == 0,
+	       "topdown page, suspended: the sums, without rdpmc");
+
+	/* Live, and no rdpmc to read them with: the system call's. */
+	setup_topdown(VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC);
+	errno = 0;
+	ret = read_pmc(&page, &clock_tsc, 3, &value);
+	tap_ok(ret == -1 && errno == EOPNOTSUPP,
+	       "topdown page, live, no rdpmc: EOPNOTSUPP");
+}
+
+/* The owner switched out and in during the read: new sums, new slots. */
+static void topdown_switched(struct fake_clock *f)
+{
+	f->page->seq += 2;
+	f->page->cpu_state.pmc[2].sum = 4000;
+	f->slots = 255;
+	f->metrics = metrics_of(0x33, 0x22, 0x11, 0x99, 0, 0, 0, 0);
+}
+
+static void test_topdown_seq(void)
+{
+	struct perfctr_sum_ctrs sum;
+	int ret;
+
+	setup_topdown(VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC);
+	fake.on_first_read = topdown_switched;
+	ret = read_ctrs(&page, &clock_x86, &sum);
+	tap_ok(ret == 0 && fake.tsc_reads == 2 && sum.pmc[2] == 4000 + 51 &&
+	       sum.pmc[1] == 5000 + 255,
+	       "topdown page, seq changed mid-read: the new snapshot");
+}
+
 static void test_check(void)
 {
 	setup(0, 0, 0, 0, 0, 0);
@@ -717,6 +941,9 @@ int main(void)
 	test_task_clock_seq();
 	test_read_one_pmc();
 	test_nrsums_and_live();
+	test_topdown_arithmetic();
+	test_topdown_page();
+	test_topdown_seq();
 	test_check();
 	return tap_done();
 }

@@ -43,7 +43,7 @@ static void cleanup(void)
 	static const char *const files[] = {
 		"abi_version", "driver_version", "driver", "cpu_type",
 		"cpu_features", "cpu_khz", "tsc_to_cpu_mult", "nrctrs",
-		"ctr_width", "nrfixed", "fixed_width",
+		"ctr_width", "nrfixed", "fixed_width", "nrmetrics",
 	};
 	size_t i;
 
@@ -69,6 +69,23 @@ static void skylake(void)
 	put("fixed_width", "48\n");
 }
 
+/* A Sapphire Rapids core: fixed counter 3, TopDown levels 1 and 2. */
+static void sapphire_rapids(void)
+{
+	put("abi_version", "0x60002\n");
+	put("driver_version", "6.0\n");
+	put("driver", "Intel architectural perfmon\n");
+	put("cpu_type", "1\n");
+	put("cpu_features", "0xf\n");
+	put("cpu_khz", "2000000\n");
+	put("tsc_to_cpu_mult", "1\n");
+	put("nrctrs", "8\n");
+	put("ctr_width", "48\n");
+	put("nrfixed", "4\n");
+	put("fixed_width", "48\n");
+	put("nrmetrics", "8\n");
+}
+
 /* QEMU TCG: TSC only; "%#x" writes 0 as "0". */
 static void tsc_only(void)
 {
@@ -85,6 +102,8 @@ static void tsc_only(void)
 	put("fixed_width", "0\n");
 }
 
+static void refused(int err, const char *what);
+
 static void test_read(void)
 {
 	struct perfctr_info info;
@@ -96,9 +115,20 @@ static void test_read(void)
 	       info.cpu_features == 7 && info.cpu_khz == 4008000 &&
 	       info.tsc_to_cpu_mult == 1 && info.nrctrs == 4 &&
 	       info.ctr_width == 48 && info.nrfixed == 3 &&
-	       info.fixed_width == 48 && info._reserved0 == 0,
-	       "Skylake: every field, reserved zero");
+	       info.fixed_width == 48 && info.nrmetrics == 0,
+	       "Skylake: every field; no nrmetrics file (a kernel before "
+	       "TopDown): 0");
 	tap_is_str(info.driver_version, "6.0", "Skylake: driver_version");
+
+	sapphire_rapids();
+	memset(&info, 0xff, sizeof(info));
+	tap_ok(perfctr_info_read_dir(root, &info) == 0 &&
+	       info.cpu_features == 0xf && info.nrfixed == 4 &&
+	       info.nrmetrics == 8,
+	       "Sapphire Rapids: TopDown, fixed counter 3, 8 metrics");
+	put("nrmetrics", "0x8\n");
+	refused(EPROTO, "nrmetrics written in hexadecimal");
+	drop("nrmetrics");
 
 	tsc_only();
 	put("cpu_features", "0\n");
@@ -257,7 +287,8 @@ static const char skylake_text[] =
 	"nrctrs           4\n"
 	"ctr_width        48\n"
 	"nrfixed          3\n"
-	"fixed_width      48\n";
+	"fixed_width      48\n"
+	"nrmetrics        0\n";
 
 /* arm64 does not know its CPU clock: cpu_khz 0, said as it is. */
 static const struct perfctr_info arm64_info = {
@@ -326,7 +357,8 @@ static void test_fprint(void)
 		   "nrctrs           0\n"
 		   "ctr_width        0\n"
 		   "nrfixed          0\n"
-		   "fixed_width      0\n",
+		   "fixed_width      0\n"
+		   "nrmetrics        0\n",
 		   "fprint: TSC only, unknown feature bits, unterminated "
 		   "driver_version");
 	free(text);
@@ -346,8 +378,24 @@ static void test_fprint(void)
 		   "nrctrs           6\n"
 		   "ctr_width        32\n"
 		   "nrfixed          1\n"
-		   "fixed_width      64\n",
+		   "fixed_width      64\n"
+		   "nrmetrics        0\n",
 		   "fprint: arm64 PMUv3, CPU clock unknown");
+	free(text);
+
+	info = skylake_info;
+	info.cpu_features |= PERFCTR_FEATURE_TOPDOWN;
+	info.nrfixed = 4;
+	info.nrmetrics = 8;
+	text = NULL;
+	f = open_memstream(&text, &size);
+	perfctr_info_fprint(f, &info);
+	fclose(f);
+	tap_ok(text && strstr(text, "cpu_features     0xf (rdpmc, rdtsc, "
+			      "pcint, topdown)\n") &&
+	       strstr(text, "nrfixed          4\nfixed_width      48\n"
+		      "nrmetrics        8\n"),
+	       "fprint: TopDown, its feature named, its metrics counted");
 	free(text);
 
 	memset(&info, 0, sizeof(info));

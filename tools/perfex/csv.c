@@ -16,11 +16,19 @@
  * command's own count and its children's (value being their sum).
  * Intervals (-I) start with their time in seconds.  Nothing else is
  * printed: no header, no elapsed time.
+ *
+ * With --topdown, lines of the same fields follow the counts: the slots,
+ * with no metric, then each TopDown category (topdown-retiring, ...,
+ * and for level 2 the rests, topdown-light-ops, topdown-machine-clears,
+ * topdown-fetch-bw and topdown-core-bound) with its slots, and as its
+ * metric its share of the slots in percent and its name, as the human
+ * report has them: "30.0,retiring".
  */
 #include <stdio.h>
 
 #include "format.h"
 #include "metrics.h"
+#include "topdown.h"
 
 static void print_value(FILE *out, const struct perfex_count *count,
 			unsigned long long value)
@@ -37,13 +45,13 @@ static void print_value(FILE *out, const struct perfex_count *count,
 	}
 }
 
+/* One line: @count, and @metric or, if NULL, two empty fields. */
 static void print_line(FILE *out, const char *sep, const char *prefix,
-		       const struct perfex_count *counts, unsigned int nr,
-		       unsigned int i, unsigned long long wall_ns,
-		       int with_noise, int with_children)
+		       const struct perfex_count *count,
+		       const struct perfex_metric *metric,
+		       unsigned long long wall_ns, int with_noise,
+		       int with_children)
 {
-	const struct perfex_count *count = &counts[i];
-	struct perfex_metric metric;
 	char number[32];
 
 	fputs(prefix, out);
@@ -54,10 +62,9 @@ static void print_line(FILE *out, const char *sep, const char *prefix,
 	if (with_noise)
 		fprintf(out, "%s%.2f%%", sep, count->noise);
 	fprintf(out, "%s%llu%s100.00", sep, wall_ns, sep);
-	if (!count->not_counted &&
-	    perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0) {
-		perfex_metric_number(number, sizeof(number), &metric);
-		fprintf(out, "%s%s%s%s", sep, number, sep, metric.unit);
+	if (metric) {
+		perfex_metric_number(number, sizeof(number), metric);
+		fprintf(out, "%s%s%s%s", sep, number, sep, metric->unit);
 	} else {
 		fprintf(out, "%s%s", sep, sep);
 	}
@@ -70,6 +77,36 @@ static void print_line(FILE *out, const char *sep, const char *prefix,
 	fputc('\n', out);
 }
 
+/* The lines of the counts, then of the TopDown breakdown, if any. */
+static void print_lines(FILE *out, const char *sep, const char *prefix,
+			const struct perfex_count *counts, unsigned int nr,
+			const struct perfex_topdown *td,
+			unsigned long long wall_ns, int with_noise,
+			int with_children)
+{
+	struct perfex_metric metric;
+	unsigned int i;
+	int has;
+
+	for (i = 0; i < nr; i++) {
+		has = !counts[i].not_counted &&
+		      perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0;
+		print_line(out, sep, prefix, &counts[i], has ? &metric : NULL,
+			   wall_ns, with_noise, with_children);
+	}
+	if (!td)
+		return;
+	print_line(out, sep, prefix, &td->slots, NULL, wall_ns, with_noise,
+		   with_children);
+	for (i = 0; i < td->nr; i++) {
+		has = perfex_topdown_share(td, i, PERFEX_TOPDOWN_TOTAL,
+					   &metric) == 0;
+		print_line(out, sep, prefix, &td->category[i],
+			   has ? &metric : NULL, wall_ns, with_noise,
+			   with_children);
+	}
+}
+
 /**
  * perfex_print_report_csv - write the report with fields separated
  * @out: where to
@@ -79,12 +116,9 @@ static void print_line(FILE *out, const char *sep, const char *prefix,
 void perfex_print_report_csv(FILE *out, const struct perfex_report *report,
 			     const char *sep)
 {
-	int children = perfex_report_has_children(report);
-	unsigned int i;
-
-	for (i = 0; i < report->nr_counts; i++)
-		print_line(out, sep, "", report->counts, report->nr_counts, i,
-			   report->elapsed_ns, report->runs > 1, children);
+	print_lines(out, sep, "", report->counts, report->nr_counts,
+		    report->topdown, report->elapsed_ns, report->runs > 1,
+		    perfex_report_has_children(report));
 }
 
 /**
@@ -97,12 +131,10 @@ void perfex_print_interval_csv(FILE *out, const struct perfex_interval *iv,
 			       const char *sep)
 {
 	char prefix[48];
-	unsigned int i;
 
 	snprintf(prefix, sizeof(prefix), "%llu.%09llu%s",
 		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull,
 		 sep);
-	for (i = 0; i < iv->nr_counts; i++)
-		print_line(out, sep, prefix, iv->counts, iv->nr_counts, i,
-			   iv->length_ns, 0, 0);
+	print_lines(out, sep, prefix, iv->counts, iv->nr_counts, iv->topdown,
+		    iv->length_ns, 0, 0);
 }

@@ -39,6 +39,20 @@
  * by its own; the user and system times are left out, as perf does.
  * Counting a running thread (-p), the header names the thread and the
  * report has no user and system times either.
+ *
+ * With --topdown the TopDown categories follow the counts, as perf stat
+ * --topdown shows them: a line of their names and a line of their shares
+ * of the slots, each in a column of 21 characters, then the level 2 ones
+ * in two more such pairs, each under its level 1 category (the part the
+ * CPU counts, then the rest):
+ *
+ *	             retiring      bad speculation       frontend bound ...
+ *	                30.0%                10.0%                20.0% ...
+ *
+ * When the report shows the children apart, each line of shares is three,
+ * the command's own thread's, its children's and the total, named in a
+ * first column.  With -I the names come with the header, and each line of
+ * shares starts with the interval's time.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +60,7 @@
 
 #include "format.h"
 #include "metrics.h"
+#include "topdown.h"
 
 #define COUNT_WIDTH	18
 #define NAME_WIDTH	22	/* the comments start after it, at least */
@@ -55,6 +70,10 @@
 #define HEADER_EVERY	25	/* intervals between headers */
 #define INTERVAL_HEADER	\
 	"#           time             counts unit events\n"
+#define TIME_HEADER	"#           time"	/* as wide as a time */
+#define TOPDOWN_WIDTH	21	/* a column of the TopDown table */
+#define TOPDOWN_COLS	4	/* its columns: the level 1 categories */
+#define PART_WIDTH	8	/* "children", naming a line of shares */
 
 /**
  * format_thousands - @value in decimal with ',' every three digits
@@ -246,7 +265,8 @@ static int any_children(const struct perfex_count *counts, unsigned int nr)
  */
 int perfex_report_has_children(const struct perfex_report *report)
 {
-	return any_children(report->counts, report->nr_counts);
+	return any_children(report->counts, report->nr_counts) ||
+	       (report->topdown && report->topdown->slots.children);
 }
 
 static int max_int(int a, int b)
@@ -256,17 +276,18 @@ static int max_int(int a, int b)
 
 /*
  * Every column as wide as its widest cell, at least COUNT_WIDTH, so
- * that all line up, and two blanks at least before a column.
+ * that all line up, and two blanks at least before a column.  The
+ * children's columns are there if @children says the report has them.
  */
 static void lay_out(struct layout *layout, const struct perfex_count *counts,
-		    unsigned int nr, const char *prefix)
+		    unsigned int nr, int children, const char *prefix)
 {
 	unsigned long long value[NR_COLS];
 	char cell[CELL_SIZE];
 	unsigned int i;
 	int col;
 
-	layout->first = any_children(counts, nr) ? COL_SELF : COL_TOTAL;
+	layout->first = children ? COL_SELF : COL_TOTAL;
 	for (col = 0; col < NR_COLS; col++)
 		layout->width[col] = COUNT_WIDTH;
 	layout->name_width = NAME_WIDTH;
@@ -390,6 +411,81 @@ static void print_footer(FILE *out, const struct perfex_report *report)
 	fprintf(out, "\n\n");
 }
 
+/* The names of the TopDown categories of row @row, after @prefix. */
+static void print_topdown_names(FILE *out, const char *prefix,
+				unsigned int row)
+{
+	unsigned int col;
+
+	fputs(prefix, out);
+	for (col = 0; col < TOPDOWN_COLS; col++)
+		fprintf(out, "%*s", TOPDOWN_WIDTH,
+			perfex_topdown_label(row * TOPDOWN_COLS + col));
+	fputc('\n', out);
+}
+
+/*
+ * Their shares of the slots, of @part, after @prefix: "-" where no slot
+ * was counted.
+ */
+static void print_topdown_shares(FILE *out, const char *prefix,
+				 const struct perfex_topdown *td,
+				 unsigned int row,
+				 enum perfex_topdown_part part)
+{
+	struct perfex_metric metric;
+	char cell[CELL_SIZE];
+	unsigned int col, i;
+
+	fputs(prefix, out);
+	for (col = 0; col < TOPDOWN_COLS; col++) {
+		i = row * TOPDOWN_COLS + col;
+		if (td->category[i].not_counted || td->slots.not_counted)
+			snprintf(cell, sizeof(cell), "%s", NOT_COUNTED);
+		else if (perfex_topdown_share(td, i, part, &metric) == 0)
+			snprintf(cell, sizeof(cell), metric.fmt, metric.value);
+		else
+			snprintf(cell, sizeof(cell), "-");
+		fprintf(out, "%*s", TOPDOWN_WIDTH, cell);
+	}
+	fputc('\n', out);
+}
+
+/* The TopDown table of a report: its names, and the shares under them. */
+static void print_topdown(FILE *out, const struct perfex_report *report)
+{
+	static const struct {
+		enum perfex_topdown_part part;
+		const char *name;
+	} parts[] = {
+		{ PERFEX_TOPDOWN_SELF, "self" },
+		{ PERFEX_TOPDOWN_CHILDREN, "children" },
+		{ PERFEX_TOPDOWN_TOTAL, "total" },
+	};
+	const struct perfex_topdown *td = report->topdown;
+	int children = perfex_report_has_children(report);
+	char name[PART_WIDTH + 1];
+	unsigned int row, i;
+
+	if (report->nr_counts)
+		fputc('\n', out);
+	for (row = 0; row * TOPDOWN_COLS < td->nr; row++) {
+		if (!children) {
+			print_topdown_names(out, "", row);
+			print_topdown_shares(out, "", td, row,
+					     PERFEX_TOPDOWN_TOTAL);
+			continue;
+		}
+		print_topdown_names(out, "        ", row);
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+			snprintf(name, sizeof(name), "%-*s", PART_WIDTH,
+				 parts[i].name);
+			print_topdown_shares(out, name, td, row,
+					     parts[i].part);
+		}
+	}
+}
+
 /**
  * perfex_print_report - write the report on a finished command
  * @out: where to
@@ -401,12 +497,15 @@ void perfex_print_report(FILE *out, const struct perfex_report *report)
 	unsigned int i;
 
 	print_header(out, report);
-	lay_out(&layout, report->counts, report->nr_counts, "");
-	if (layout.first == COL_SELF)
+	lay_out(&layout, report->counts, report->nr_counts,
+		perfex_report_has_children(report), "");
+	if (layout.first == COL_SELF && report->nr_counts)
 		print_column_headers(out, &layout);
 	for (i = 0; i < report->nr_counts; i++)
 		print_count(out, &layout, report->counts, report->nr_counts,
 			    i, report->elapsed_ns);
+	if (report->topdown)
+		print_topdown(out, report);
 	print_footer(out, report);
 }
 
@@ -422,16 +521,28 @@ void perfex_print_report(FILE *out, const struct perfex_report *report)
  */
 void perfex_print_interval(FILE *out, const struct perfex_interval *iv)
 {
+	int header = iv->index % HEADER_EVERY == 0;
 	struct layout layout;
 	char prefix[48];
-	unsigned int i;
+	unsigned int i, row;
 
-	if (iv->index % HEADER_EVERY == 0)
+	if (header && iv->nr_counts)
 		fputs(INTERVAL_HEADER, out);
 	snprintf(prefix, sizeof(prefix), "%6llu.%09llu ",
 		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull);
-	lay_out(&layout, iv->counts, iv->nr_counts, prefix);
+	lay_out(&layout, iv->counts, iv->nr_counts,
+		any_children(iv->counts, iv->nr_counts), prefix);
 	for (i = 0; i < iv->nr_counts; i++)
 		print_count(out, &layout, iv->counts, iv->nr_counts, i,
 			    iv->length_ns);
+	if (!iv->topdown)
+		return;
+	/* The time without its blank: the table's columns start with one. */
+	prefix[strlen(prefix) - 1] = '\0';
+	for (row = 0; header && row * TOPDOWN_COLS < iv->topdown->nr; row++)
+		print_topdown_names(out, row ? "#               " : TIME_HEADER,
+				    row);
+	for (row = 0; row * TOPDOWN_COLS < iv->topdown->nr; row++)
+		print_topdown_shares(out, prefix, iv->topdown, row,
+				     PERFEX_TOPDOWN_TOTAL);
 }

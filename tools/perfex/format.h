@@ -24,11 +24,32 @@ struct perfex_count {
 	int not_counted;	/* could not be read: no value */
 };
 
+/*
+ * perfex --topdown: the slots, and the TopDown categories that share
+ * them.  category[] holds level 1 (retiring, bad speculation, frontend
+ * bound, backend bound), then with level 2 the part of each that the CPU
+ * counts (heavy operations, branch mispredicts, fetch latency, memory
+ * bound) and the rest of each (light operations, machine clears, fetch
+ * bandwidth, core bound): category i is a part of level 1 category
+ * i % 4.  perfex_topdown_of() makes it from the counts (topdown.c); the
+ * names of the rests are inside it, so it is not to be copied.
+ */
+#define PERFEX_TOPDOWN_MAX		12
+#define PERFEX_TOPDOWN_NAME_SIZE	80
+
+struct perfex_topdown {
+	struct perfex_count slots;
+	unsigned int nr;		/* 4, or 12 with level 2 */
+	struct perfex_count category[PERFEX_TOPDOWN_MAX];
+	char rest_name[4][PERFEX_TOPDOWN_NAME_SIZE];
+};
+
 struct perfex_report {
 	char *const *command;	/* NULL-terminated; NULL for a thread */
 	int tid;		/* without a command: the thread counted */
 	const struct perfex_count *counts;
 	unsigned int nr_counts;
+	const struct perfex_topdown *topdown;	/* --topdown, or NULL */
 	unsigned int runs;	/* -r: how many; 0 or 1 for one */
 	unsigned long long elapsed_ns;	/* the mean, for several runs */
 	double elapsed_stddev_ns;	/* of the mean, for several runs */
@@ -43,6 +64,7 @@ struct perfex_interval {
 	unsigned int index;		/* 0 for the first */
 	const struct perfex_count *counts;	/* what it counted */
 	unsigned int nr_counts;
+	const struct perfex_topdown *topdown;	/* --topdown, or NULL */
 };
 
 size_t format_thousands(char *buf, size_t size, unsigned long long value);

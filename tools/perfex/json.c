@@ -16,12 +16,15 @@
  * figure; "self" and "children", in counter-value's form, when it shows
  * the children apart.  An interval (-I) starts with "interval", its
  * time in seconds.  event-runtime and pcnt-running are as in the CSV
- * form (csv.c).
+ * form (csv.c), and so are the lines of --topdown: the slots, then each
+ * category with its share of the slots as its metric, "metric-value" :
+ * "30.000000", "metric-unit" : "retiring".
  */
 #include <stdio.h>
 
 #include "format.h"
 #include "metrics.h"
+#include "topdown.h"
 
 /* @s as a JSON string, quotes and all. */
 static void print_string(FILE *out, const char *s)
@@ -50,14 +53,13 @@ static void print_value(FILE *out, const struct perfex_count *count,
 		fprintf(out, "\"%llu.000000\"", value);
 }
 
+/* One object: @count, and @metric if not NULL. */
 static void print_object(FILE *out, const char *prefix,
-			 const struct perfex_count *counts, unsigned int nr,
-			 unsigned int i, unsigned long long wall_ns,
-			 int with_noise, int with_children)
+			 const struct perfex_count *count,
+			 const struct perfex_metric *metric,
+			 unsigned long long wall_ns, int with_noise,
+			 int with_children)
 {
-	const struct perfex_count *count = &counts[i];
-	struct perfex_metric metric;
-
 	fprintf(out, "{%s\"counter-value\" : ", prefix);
 	print_value(out, count, perfex_count_total(count));
 	fprintf(out, ", \"unit\" : \"%s\", \"event\" : ",
@@ -67,11 +69,10 @@ static void print_object(FILE *out, const char *prefix,
 		fprintf(out, ", \"variance\" : %.2f", count->noise);
 	fprintf(out, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		wall_ns);
-	if (!count->not_counted &&
-	    perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0) {
+	if (metric) {
 		fprintf(out, ", \"metric-value\" : \"%f\", \"metric-unit\" : ",
-			metric.value);
-		print_string(out, metric.unit);
+			metric->value);
+		print_string(out, metric->unit);
 	}
 	if (with_children) {
 		fputs(", \"self\" : ", out);
@@ -82,6 +83,36 @@ static void print_object(FILE *out, const char *prefix,
 	fputs("}\n", out);
 }
 
+/* The objects of the counts, then of the TopDown breakdown, if any. */
+static void print_objects(FILE *out, const char *prefix,
+			  const struct perfex_count *counts, unsigned int nr,
+			  const struct perfex_topdown *td,
+			  unsigned long long wall_ns, int with_noise,
+			  int with_children)
+{
+	struct perfex_metric metric;
+	unsigned int i;
+	int has;
+
+	for (i = 0; i < nr; i++) {
+		has = !counts[i].not_counted &&
+		      perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0;
+		print_object(out, prefix, &counts[i], has ? &metric : NULL,
+			     wall_ns, with_noise, with_children);
+	}
+	if (!td)
+		return;
+	print_object(out, prefix, &td->slots, NULL, wall_ns, with_noise,
+		     with_children);
+	for (i = 0; i < td->nr; i++) {
+		has = perfex_topdown_share(td, i, PERFEX_TOPDOWN_TOTAL,
+					   &metric) == 0;
+		print_object(out, prefix, &td->category[i],
+			     has ? &metric : NULL, wall_ns, with_noise,
+			     with_children);
+	}
+}
+
 /**
  * perfex_print_report_json - write the report as JSON lines
  * @out: where to
@@ -89,12 +120,9 @@ static void print_object(FILE *out, const char *prefix,
  */
 void perfex_print_report_json(FILE *out, const struct perfex_report *report)
 {
-	int children = perfex_report_has_children(report);
-	unsigned int i;
-
-	for (i = 0; i < report->nr_counts; i++)
-		print_object(out, "", report->counts, report->nr_counts, i,
-			     report->elapsed_ns, report->runs > 1, children);
+	print_objects(out, "", report->counts, report->nr_counts,
+		      report->topdown, report->elapsed_ns, report->runs > 1,
+		      perfex_report_has_children(report));
 }
 
 /**
@@ -105,11 +133,9 @@ void perfex_print_report_json(FILE *out, const struct perfex_report *report)
 void perfex_print_interval_json(FILE *out, const struct perfex_interval *iv)
 {
 	char prefix[48];
-	unsigned int i;
 
 	snprintf(prefix, sizeof(prefix), "\"interval\" : %llu.%09llu, ",
 		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull);
-	for (i = 0; i < iv->nr_counts; i++)
-		print_object(out, prefix, iv->counts, iv->nr_counts, i,
-			     iv->length_ns, 0, 0);
+	print_objects(out, prefix, iv->counts, iv->nr_counts, iv->topdown,
+		      iv->length_ns, 0, 0);
 }

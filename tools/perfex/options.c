@@ -150,6 +150,7 @@ static const struct {
 	{ "interval-print",	'I', 1 },
 	{ "json",		'j', 0 },
 	{ "no-children",	'C', 0 },
+	{ "topdown",		'T', 0 },
 	{ "info",		'i', 0 },
 	{ "list",		'l', 0 },
 	{ "help",		'h', 0 },
@@ -173,6 +174,9 @@ static enum perfex_action flag_option(struct parser *p, char opt)
 		break;
 	case 'C':
 		p->options->no_children = 1;
+		break;
+	case 'T':
+		p->options->topdown = 1;
 		break;
 	}
 	return PERFEX_RUN;

@@ -22,6 +22,7 @@ struct perfex_options {
 	int tid;		/* -p TID; 0 without */
 	unsigned int interval_ms;	/* -I MS; 0 without */
 	int no_children;	/* --no-children */
+	int topdown;		/* --topdown */
 };
 
 enum perfex_action {

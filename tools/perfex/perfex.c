@@ -25,6 +25,7 @@
 #include "privilege.h"
 #include "stats.h"
 #include "status.h"
+#include "topdown.h"
 #include "watch.h"
 
 #define PERFEX_RELEASE	"0.2"
@@ -54,6 +55,8 @@ static const char help[] =
 	"                       (at least 10)\n"
 	"      --no-children    count the command's own thread only, not\n"
 	"                       its other threads and child processes\n"
+	"      --topdown        count the pipeline slots and show their\n"
+	"                       TopDown breakdown (Intel Ice Lake or later)\n"
 	"  -i, --info           describe this machine's counters and exit\n"
 	"  -l, --list           list the events and exit\n"
 	"  -h, --help           show this help and exit\n"
@@ -63,15 +66,17 @@ static const char help[] =
 	"cpu-migrations (migrations), page-faults (faults), minor-faults,\n"
 	"major-faults and tsc on every machine; with hardware counters,\n"
 	"cycles, instructions, branches, branch-misses, cache-references,\n"
-	"cache-misses, ref-cycles (Intel), raw selectors rNNNN (hexadecimal;\n"
-	"an event number on arm64) and perfctr 2.7's SEL[@PMC]; on arm64 tsc\n"
-	"is the generic timer.  A hardware or fault event counts user mode\n"
-	"with :u, kernel mode with :k (this needs privilege), both with :uk;\n"
-	"without a modifier it counts both, or user mode only (shown as :u)\n"
-	"if the kernel refuses kernel mode.  Without -e perfex counts\n"
-	"task-clock, context-switches, cpu-migrations, page-faults, then\n"
-	"cycles, instructions, branches and branch-misses as far as the\n"
-	"hardware counters go, and tsc.  The counts of COMMAND's other\n"
+	"cache-misses, ref-cycles (Intel), slots, topdown-retiring and the\n"
+	"other TopDown categories (Intel, Ice Lake or later), raw selectors\n"
+	"rNNNN (hexadecimal; an event number on arm64) and perfctr 2.7's\n"
+	"SEL[@PMC]; on arm64 tsc is the generic timer.  A hardware or fault\n"
+	"event counts user mode with :u, kernel mode with :k (this needs\n"
+	"privilege), both with :uk; without a modifier it counts both, or\n"
+	"user mode only (shown as :u) if the kernel refuses kernel mode.\n"
+	"Without -e perfex counts task-clock, context-switches,\n"
+	"cpu-migrations, page-faults, then cycles, instructions, branches\n"
+	"and branch-misses as far as the hardware counters go, and tsc;\n"
+	"with --topdown, nothing else.  The counts of COMMAND's other\n"
 	"threads and child processes are shown apart, as children.\n"
 	"\n"
 	"The exit status is COMMAND's, or 128+N if signal N killed it;\n"
@@ -202,6 +207,9 @@ struct session {
 	FILE *out;
 	struct perfex_event_list events;
 	int defaults;		/* the events are perfex's choice */
+	/* --topdown: its events are the last, from this index on. */
+	int topdown;
+	unsigned int topdown_first;
 	struct vperfctr_control control, fallback;
 	int has_fallback;
 	int started;		/* the counters were set up once */
@@ -224,15 +232,24 @@ static int set_up(struct session *s, const struct perfex_options *options,
 {
 	char unknown[128];
 	unsigned int bad;
+	int first;
 
 	memset(s, 0, sizeof(*s));
 	s->options = options;
 	s->machine = machine;
 	s->events = options->events;
-	s->defaults = s->events.nr == 0;
+	s->defaults = s->events.nr == 0 && !options->topdown;
 	if (s->defaults)
 		perfex_default_events(&s->events,
 				      machine->known ? &machine->info : NULL);
+	if (options->topdown) {
+		first = perfex_topdown_add_events(&s->events, &machine->info,
+						  why, why_size);
+		if (first < 0)
+			return -1;
+		s->topdown = 1;
+		s->topdown_first = first;
+	}
 	s->has_fallback = perfex_build_control(&s->events, &machine->info,
 					       &s->control, &s->fallback,
 					       why, why_size, &bad);
@@ -240,11 +257,35 @@ static int set_up(struct session *s, const struct perfex_options *options,
 		return 0;
 	if (!machine->known && errno == EOPNOTSUPP) {
 		unknown_machine(machine, unknown, sizeof(unknown));
-		snprintf(why, why_size, "%s: cannot tell whether this machine "
-			 "counts it: %s", s->events.event[bad].text, unknown);
+		if (s->topdown && bad >= s->topdown_first)
+			snprintf(why, why_size, "--topdown: cannot tell "
+				 "whether this machine has TopDown metrics: %s",
+				 unknown);
+		else
+			snprintf(why, why_size, "%s: cannot tell whether this "
+				 "machine counts it: %s",
+				 s->events.event[bad].text, unknown);
 		errno = EOPNOTSUPP;
 	}
 	return -1;
+}
+
+/* How many of the counts the report lists: those before --topdown's. */
+static unsigned int nr_listed(const struct session *s)
+{
+	return s->topdown ? s->topdown_first : s->events.nr;
+}
+
+/* With --topdown, the breakdown of @counts into @td; NULL without. */
+static const struct perfex_topdown *
+topdown_of(const struct session *s, const struct perfex_count *counts,
+	   struct perfex_topdown *td)
+{
+	if (!s->topdown)
+		return NULL;
+	perfex_topdown_of(td, counts + s->topdown_first,
+			  s->events.nr - s->topdown_first);
+	return td;
 }
 
 /* The kernel refused kernel mode: say what it takes, and what we have. */
@@ -410,6 +451,7 @@ static void interval_tick(void *arg, unsigned long long elapsed_ns)
 	int counted[PERFEX_MAX_EVENTS];
 	struct session *s = arg;
 	struct perfex_interval iv;
+	struct perfex_topdown td;
 	struct perfctr_sum_ctrs sum;
 	const struct perfex_event *event;
 	unsigned int i;
@@ -441,7 +483,8 @@ static void interval_tick(void *arg, unsigned long long elapsed_ns)
 	iv.length_ns = elapsed_ns - s->last_ns;
 	iv.index = s->intervals++;
 	iv.counts = counts;
-	iv.nr_counts = s->events.nr;
+	iv.nr_counts = nr_listed(s);
+	iv.topdown = topdown_of(s, counts, &td);
 	if (s->options->json)
 		perfex_print_interval_json(s->out, &iv);
 	else if (s->options->csv_sep)
@@ -588,6 +631,7 @@ static int run_command(struct session *s)
 	const struct perfex_options *options = s->options;
 	struct perfex_count counts[PERFEX_MAX_EVENTS];
 	struct perfex_report report;
+	struct perfex_topdown td;
 	unsigned long long elapsed_ns = 0;
 	struct rusage usage;
 	unsigned int runs;
@@ -608,7 +652,7 @@ static int run_command(struct session *s)
 
 	report.command = options->command;
 	report.counts = counts;
-	report.nr_counts = s->events.nr;
+	report.nr_counts = nr_listed(s);
 	report.runs = runs;
 	if (runs > 1) {
 		take_means(&stats, counts, s->events.nr, &report);
@@ -617,6 +661,7 @@ static int run_command(struct session *s)
 		report.user_ns = timeval_ns(&usage.ru_utime);
 		report.sys_ns = timeval_ns(&usage.ru_stime);
 	}
+	report.topdown = topdown_of(s, counts, &td);
 	print_report(s, &report);
 	return perfex_exit_status(status);
 }
@@ -653,6 +698,7 @@ static int run_attached(struct session *s)
 	struct launch_failure lfailure;
 	struct perfex_target target;
 	struct perfex_report report;
+	struct perfex_topdown td;
 	struct perfex_child child;
 	struct watch watch;
 	enum watch_end end;
@@ -710,7 +756,8 @@ static int run_attached(struct session *s)
 		fill_counts(s, &sum, &children, counts);
 		report.tid = tid;
 		report.counts = counts;
-		report.nr_counts = s->events.nr;
+		report.nr_counts = nr_listed(s);
+		report.topdown = topdown_of(s, counts, &td);
 		print_report(s, &report);
 	}
 	ret = ret < 0 ? PERFEX_EXIT_FAILURE : 0;
@@ -772,8 +819,15 @@ int main(int argc, char **argv)
 	 * An event this machine cannot count is a usage error, as an
 	 * unknown one is.  On a machine not known, a hardware event may be
 	 * fine: perfex says it cannot tell, if perfctr is there at all.
+	 * --topdown on a machine without the metrics is no error of usage
+	 * but of the machine, said before anything runs.
 	 */
 	read_machine(&machine);
+	if (options.topdown && machine.known &&
+	    perfex_topdown_check(&machine.info, why, sizeof(why)) < 0) {
+		error("%s", why);
+		return PERFEX_EXIT_FAILURE;
+	}
 	ret = set_up(&s, &options, &machine, why, sizeof(why));
 	if (ret < 0 && (machine.known || errno != EOPNOTSUPP))
 		return usage_error(why);

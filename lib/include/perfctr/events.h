@@ -31,6 +31,10 @@
  *	cycles, instructions, branches (branch-instructions),
  *	branch-misses, cache-references, cache-misses,
  *	ref-cycles (Intel only)						hardware
+ *	slots, topdown-retiring, topdown-bad-spec, topdown-fe-bound,
+ *	topdown-be-bound, and on level 2 topdown-heavy-ops,
+ *	topdown-br-mispredict, topdown-fetch-lat, topdown-mem-bound
+ *			Intel TopDown (Ice Lake or later)		hardware
  *	rNNNN		raw: event selector NNNN, hexadecimal		hardware
  *	SEL[@PMC]	perfctr 2.7's form: selector SEL on counter PMC	hardware
  *
@@ -45,6 +49,16 @@
  * L1D_CACHE_REFILL (0x03); cycles count on the cycle counter
  * (PERFCTR_MAP_ARM64_CYCLES) when it is free, on an event counter
  * otherwise, and the event counters are the general-purpose ones.
+ *
+ * TopDown (perf's names): slots counts pipeline slots on Intel fixed
+ * counter 3, and topdown-NAME the slots of one category on its own
+ * counter, PERFCTR_MAP_X86_METRIC | k (<linux/perfctr.h>).  The slots
+ * need fixed counter 3 (nrfixed above 3), the four level 1 categories
+ * PERFCTR_FEATURE_TOPDOWN and nrmetrics 4, the four level 2 ones, each
+ * a part of a level 1 one, nrmetrics 8 (Sapphire Rapids and later).
+ * They count in a-mode only, and the slots counter and the categories of
+ * one control count the same modes: the kernel splits one count of the
+ * slots among the categories.
  *
  * A raw selector is the event selector register less EN (bit 22) and INT
  * (bit 20), which the driver sets; they are refused.  SEL and PMC of the
@@ -67,19 +81,24 @@
  * EACCES.  Without a modifier a hardware or fault event counts both
  * modes, except a raw or 2.7 selector that has bit 16 or 17 (arm64: an
  * exclude bit) set itself, and the spec says implicit_modes so that a
- * tool can retry in user mode.  The other events take none.
+ * tool can retry in user mode.  The other events take none.  PMC of the
+ * 2.7 form may also be a TopDown category's map, 0x20000000 + k, whose
+ * selector may only have bits 16 and 17.
  *
  * Errors: -1 with errno, and in @err (if not NULL) one line that names
  * the event as written, e.g. "bogus: unknown event" (EINVAL) or
  * "cycles: this CPU has no hardware counters (driver: x86 TSC)" or
- * "(driver: arm64 timer)"
+ * "(driver: arm64 timer)", or "topdown-retiring: needs TopDown metrics
+ * (PERF_METRICS: Intel Ice Lake or later); this CPU has none"
  * (EOPNOTSUPP).  EINVAL: the text is no event, or an event this machine's
  * counters cannot be set up for (a selector bit they lack, a counter they
  * do not have, a counter already taken, an a-mode counter after an i-mode
- * one, a period out of range).  EOPNOTSUPP: the machine cannot count
- * the event at all (no hardware counters, no such event on this CPU, no
- * overflow interrupt for an i-mode hardware counter).  ENOSPC: every
- * counter that could count it is taken.  Nothing is changed on failure.
+ * one, a period out of range, a TopDown counter in i-mode or in other
+ * modes than the control's other TopDown counters).  EOPNOTSUPP: the
+ * machine cannot count the event at all (no hardware counters, no such
+ * event on this CPU, no overflow interrupt for an i-mode hardware
+ * counter).  ENOSPC: every counter that could count it is taken.
+ * Nothing is changed on failure.
  */
 #ifndef PERFCTR_EVENTS_H
 #define PERFCTR_EVENTS_H

@@ -12,10 +12,11 @@
  *	hardware:	sum + ((now - start) mod 2^width)
  *	task-clock:	sum + (((tsc_now - start) * time_mult) >> time_shift)
  *
- * "now" is read from the hardware (x86: rdpmc with the counter's map;
- * arm64: PMCCNTR_EL0 for the cycle counter, PMXEVCNTR_EL0 through
- * PMSELR_EL0 for an event counter), the TSC is the time-stamp counter on
- * x86 and the generic timer's virtual count (CNTVCT_EL0) on arm64.  A
+ * "now" is read from the hardware (x86: rdpmc with the counter's map,
+ * and for a TopDown category its share of the live slots; arm64:
+ * PMCCNTR_EL0 for the cycle counter, PMXEVCNTR_EL0 through PMSELR_EL0
+ * for an event counter), the TSC is the time-stamp counter on x86 and
+ * the generic timer's virtual count (CNTVCT_EL0) on arm64.  A
  * value not live is its sum, unless 'live' has VPERFCTR_LIVE_SYSCALL:
  * then hardware counters run that user mode may not read, and only the
  * system call has their values.  The kernel makes 'seq' odd while it
@@ -105,6 +106,8 @@ static __perfctr_always_inline __u64 __perfctr_cpu_pmc(void *arg, __u32 map)
 }
 
 #define __PERFCTR_CPU_CLOCK	1
+/* The maps of TopDown categories, which the inline reads leave alone. */
+#define __PERFCTR_CPU_METRIC	PERFCTR_MAP_X86_METRIC
 
 #elif defined(__aarch64__)
 
@@ -167,6 +170,7 @@ static __perfctr_always_inline __u64 __perfctr_cpu_pmc(void *arg, __u32 map)
 }
 
 #define __PERFCTR_CPU_CLOCK	1
+#define __PERFCTR_CPU_METRIC	0
 
 #else
 
@@ -191,6 +195,7 @@ static __perfctr_always_inline __u64 __perfctr_cpu_pmc(void *arg, __u32 map)
 }
 
 #define __PERFCTR_CPU_CLOCK	0
+#define __PERFCTR_CPU_METRIC	0
 
 #endif
 
@@ -283,19 +288,46 @@ __vperfctr_clock_delta(const struct vperfctr_state *s, int self,
 }
 
 /*
+ * "Now" of x86 TopDown category @map (PERFCTR_MAP_X86_METRIC | k): its
+ * share of the slots counted since the resume, from the slots counter
+ * and PERF_METRICS, which the kernel restarts together at every resume
+ * and sample; the kernel's own arithmetic.  Its start is 0 and its width
+ * 64, so that it is what the category counted since the resume.
+ */
+static __perfctr_always_inline __u64
+__vperfctr_topdown_now(__perfctr_pmc_fn rd, void *arg, __u64 map)
+{
+	return perfctr_x86_topdown_slots(rd(arg, PERFCTR_MAP_X86_FIXED |
+					       PERFCTR_X86_FIXED_SLOTS),
+					 rd(arg, PERFCTR_MAP_X86_METRIC),
+					 map & (PERFCTR_X86_TOPDOWN_NR - 1));
+}
+
+/*
  * What live hardware counter @pmc, of map @map, counted since its
  * resume: 0 with @delta, or -1 if this reader cannot know.  A hardware
  * counter is live only where its owner may read it, so the owner's @rd
- * always may.
+ * always may.  The inline reads (@self) leave a TopDown category to the
+ * out-of-line one: its divisions would cost every other read the
+ * registers they take.
  */
 static __perfctr_always_inline int
 __vperfctr_hw_delta(int self, const struct perfctr_pmc_state *pmc,
 		    __u64 map, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
 {
+	__u64 now;
+
 	if (!rd)
 		return -1;
+	if (self && __builtin_expect((map & __PERFCTR_CPU_METRIC) != 0, 0))
+		return -1;
+	if (!self &&
+	    __builtin_expect((map & PERFCTR_MAP_X86_METRIC) != 0, 0))
+		now = __vperfctr_topdown_now(rd, arg, map);
+	else
+		now = rd(arg, map);
 	/* (now - start) mod 2^width, width being 1 to 64. */
-	*delta = (rd(arg, map) - __perfctr_get(self, pmc->start)) &
+	*delta = (now - __perfctr_get(self, pmc->start)) &
 		 (~0ull >> (-__perfctr_get(self, pmc->width) & 63));
 	return 0;
 }
@@ -316,6 +348,7 @@ __vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
  * the read (try again), or -1 if a live value cannot be read here.
  * @self: the page is the caller's own, and its counters this CPU's (see
  * __vperfctr_seq_begin()); a constant, so each read compiles to one case.
+ * The inline reads pass 1, the library's out-of-line ones 0.
  */
 
 /**

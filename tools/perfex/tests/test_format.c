@@ -9,6 +9,7 @@
 
 #include "format.h"
 #include "tap.h"
+#include "topdown.h"
 
 #define COUNT(n, v, c, k) \
 	{ .name = (n), .value = (v), .children = (c), .kind = (k) }
@@ -520,6 +521,194 @@ static void test_interval(void)
 	free(text);
 }
 
+/*
+ * --topdown, made up: 12e9 slots, 30% retiring, 10% bad speculation,
+ * 20% frontend bound, 40% backend bound; at level 2, 10% heavy
+ * operations, 8% branch mispredicts, 12% fetch latency, 25% memory
+ * bound.  The counts perfex reads, the slots first.
+ */
+#define TOPDOWN_COUNTS(mod) \
+	COUNT("slots" mod, 12000000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-retiring" mod, 3600000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-bad-spec" mod, 1200000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-fe-bound" mod, 2400000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-be-bound" mod, 4800000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-heavy-ops" mod, 1200000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-br-mispredict" mod, 960000000ull, 0, \
+	      PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-fetch-lat" mod, 1440000000ull, 0, PERFEX_COUNT_EVENTS), \
+	COUNT("topdown-mem-bound" mod, 3000000000ull, 0, PERFEX_COUNT_EVENTS)
+
+#define TOPDOWN_LEVEL1 \
+	"             retiring      bad speculation       frontend bound        backend bound\n" \
+	"                30.0%                10.0%                20.0%                40.0%\n"
+#define TOPDOWN_LEVEL2 \
+	"     heavy operations   branch mispredicts        fetch latency         memory bound\n" \
+	"                10.0%                 8.0%                12.0%                25.0%\n" \
+	"     light operations       machine clears      fetch bandwidth           core bound\n" \
+	"                20.0%                 2.0%                 8.0%                15.0%\n"
+
+/* --topdown: the table of shares after the counts, as perf stat's. */
+static void test_report_topdown(void)
+{
+	char *command[] = { "./spin", "1", NULL };
+	struct perfex_count counts[] = {
+		COUNT("instructions:u", 30000000000ull, 0, PERFEX_COUNT_EVENTS),
+		TOPDOWN_COUNTS(":u"),
+	};
+	struct perfex_topdown td;
+	struct perfex_report report = {
+		.command = command,
+		.counts = counts + 1,
+		.nr_counts = 0,
+		.topdown = &td,
+		.elapsed_ns = 2500000000ull,
+		.user_ns = 2490000000ull,
+		.sys_ns = 1000000,
+	};
+	char *text;
+
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for './spin 1':\n"
+		   "\n"
+		   TOPDOWN_LEVEL1
+		   "\n"
+		   "       2.500000000 seconds time elapsed\n"
+		   "\n"
+		   "       2.490000000 seconds user\n"
+		   "       0.001000000 seconds sys\n"
+		   "\n",
+		   "topdown report: level 1, a line of names, a line of shares");
+	free(text);
+
+	perfex_topdown_of(&td, counts + 1, 9);
+	text = report_text(&report);
+	tap_is_str(text,
+		   "\n"
+		   " Performance counter stats for './spin 1':\n"
+		   "\n"
+		   TOPDOWN_LEVEL1
+		   TOPDOWN_LEVEL2
+		   "\n"
+		   "       2.500000000 seconds time elapsed\n"
+		   "\n"
+		   "       2.490000000 seconds user\n"
+		   "       0.001000000 seconds sys\n"
+		   "\n",
+		   "topdown report: level 2 under level 1, the counted parts, "
+		   "then the rests");
+	free(text);
+
+	/* With -e: the counts, a blank line, the table. */
+	report.counts = counts;
+	report.nr_counts = 1;
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = report_text(&report);
+	tap_ok(strstr(text, ":\n\n    30,000,000,000      instructions:u  "
+		      "       #   12.000 G/sec\n\n" TOPDOWN_LEVEL1 "\n") != NULL,
+	       "topdown report: after the counts of -e");
+	free(text);
+
+	/* Children: the thread's, the children's and the total shares. */
+	counts[1].children = 4000000000ull;
+	counts[2].children = 1000000000ull;
+	counts[3].children = 1000000000ull;
+	counts[4].children = 1000000000ull;
+	counts[5].children = 1000000000ull;
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = report_text(&report);
+	tap_ok(strstr(text,
+		      "\n              self          children             total\n"
+		      "    30,000,000,000                 0    30,000,000,000      instructions:u         #   12.000 G/sec\n"
+		      "\n"
+		      "                     retiring      bad speculation       frontend bound        backend bound\n"
+		      "self                    30.0%                10.0%                20.0%                40.0%\n"
+		      "children                25.0%                25.0%                25.0%                25.0%\n"
+		      "total                   28.8%                13.8%                21.2%                36.2%\n"
+		      "\n") != NULL,
+	       "topdown report: children: self, children and total lines, "
+	       "the counts in columns too");
+	free(text);
+
+	/* No slot counted by the thread itself: no share to give. */
+	counts[1].value = 0;
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = report_text(&report);
+	tap_ok(strstr(text, "\nself                        -"
+		      "                    -                    -"
+		      "                    -\n"
+		      "children                25.0%                25.0%") != NULL,
+	       "topdown report: no slots: '-' for no share");
+	free(text);
+}
+
+/* -I --topdown: perf stat's lines, the time first. */
+static void test_interval_topdown(void)
+{
+	struct perfex_count counts[] = {
+		COUNT("task-clock", 500123456, 0, PERFEX_COUNT_TASK_CLOCK),
+		TOPDOWN_COUNTS(""),
+	};
+	struct perfex_topdown td;
+	struct perfex_interval iv = {
+		.time_ns = 1001281330,
+		.length_ns = 1000000000,
+		.index = 0,
+		.counts = counts + 1,
+		.nr_counts = 0,
+		.topdown = &td,
+	};
+	char *text;
+
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = interval_text(&iv);
+	tap_is_str(text,
+		   "#           time             retiring      bad speculation       frontend bound        backend bound\n"
+		   "     1.001281330                30.0%                10.0%                20.0%                40.0%\n",
+		   "topdown interval: the header, then the shares after the "
+		   "time");
+	free(text);
+
+	iv.index = 1;
+	iv.time_ns = 2003009005;
+	text = interval_text(&iv);
+	tap_is_str(text,
+		   "     2.003009005                30.0%                10.0%                20.0%                40.0%\n",
+		   "topdown interval: later ones, the shares alone");
+	free(text);
+
+	/* Level 2, after a count of -e: each with its header. */
+	iv.index = 0;
+	iv.counts = counts;
+	iv.nr_counts = 1;
+	perfex_topdown_of(&td, counts + 1, 9);
+	text = interval_text(&iv);
+	tap_is_str(text,
+		   "#           time             counts unit events\n"
+		   "     2.003009005             500.12 msec task-clock             #    0.500 CPUs utilized\n"
+		   "#           time             retiring      bad speculation       frontend bound        backend bound\n"
+		   "#                    heavy operations   branch mispredicts        fetch latency         memory bound\n"
+		   "#                    light operations       machine clears      fetch bandwidth           core bound\n"
+		   "     2.003009005                30.0%                10.0%                20.0%                40.0%\n"
+		   "     2.003009005                10.0%                 8.0%                12.0%                25.0%\n"
+		   "     2.003009005                20.0%                 2.0%                 8.0%                15.0%\n",
+		   "topdown interval: level 2, three lines of shares");
+	free(text);
+
+	/* The slots could not be read: no share. */
+	counts[1].not_counted = 1;
+	iv.index = 1;
+	perfex_topdown_of(&td, counts + 1, 5);
+	text = interval_text(&iv);
+	tap_ok(strstr(text, "     2.003009005        <not counted>        "
+		      "<not counted>        <not counted>        <not counted>\n")
+	       != NULL, "topdown interval: not counted");
+	free(text);
+}
+
 int main(void)
 {
 	test_thousands();
@@ -533,5 +722,7 @@ int main(void)
 	test_report_runs();
 	test_report_thread();
 	test_interval();
+	test_report_topdown();
+	test_interval_topdown();
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "parse.h"
 #include "tap.h"
+#include "topdown.h"
 
 #define COUNT(n, v, c, k) \
 	{ .name = (n), .value = (v), .children = (c), .kind = (k) }
@@ -309,6 +310,129 @@ static void test_interval_forms(void)
 	counts[0].children = 21345678;
 }
 
+/*
+ * --topdown: after the counts, the slots, then each category with its
+ * slots and its share of them; the level 2 rests named as the report
+ * names them.  Made up: 12e9 slots split 30, 10, 20 and 40%; the
+ * children 4e9 slots, a quarter each.
+ */
+static void test_topdown_forms(void)
+{
+	struct perfex_count td_counts[] = {
+		COUNT("slots:u", 12000000000ull, 0, PERFEX_COUNT_EVENTS),
+		COUNT("topdown-retiring:u", 3600000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-bad-spec:u", 1200000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-fe-bound:u", 2400000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-be-bound:u", 4800000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-heavy-ops:u", 1200000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-br-mispredict:u", 960000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-fetch-lat:u", 1440000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+		COUNT("topdown-mem-bound:u", 3000000000ull, 0,
+		      PERFEX_COUNT_EVENTS),
+	};
+	struct perfex_report td_report = {
+		.counts = counts,
+		.nr_counts = 1,
+		.elapsed_ns = 2500000000ull,
+	};
+	struct perfex_interval iv = {
+		.time_ns = 2000123456,
+		.length_ns = 1000000000,
+		.index = 1,
+		.counts = td_counts,
+	};
+	struct perfex_topdown td;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out;
+	unsigned int i;
+
+	counts[0].children = 0;
+	perfex_topdown_of(&td, td_counts, 9);
+	td_report.topdown = &td;
+	text = report_text(&td_report, CSV, ",");
+	tap_is_str(text,
+		   "8.12,msec,task-clock,2500000000,100.00,0.003,CPUs utilized\n"
+		   "12000000000,,slots:u,2500000000,100.00,,\n"
+		   "3600000000,,topdown-retiring:u,2500000000,100.00,30.0,retiring\n"
+		   "1200000000,,topdown-bad-spec:u,2500000000,100.00,10.0,bad speculation\n"
+		   "2400000000,,topdown-fe-bound:u,2500000000,100.00,20.0,frontend bound\n"
+		   "4800000000,,topdown-be-bound:u,2500000000,100.00,40.0,backend bound\n"
+		   "1200000000,,topdown-heavy-ops:u,2500000000,100.00,10.0,heavy operations\n"
+		   "960000000,,topdown-br-mispredict:u,2500000000,100.00,8.0,branch mispredicts\n"
+		   "1440000000,,topdown-fetch-lat:u,2500000000,100.00,12.0,fetch latency\n"
+		   "3000000000,,topdown-mem-bound:u,2500000000,100.00,25.0,memory bound\n"
+		   "2400000000,,topdown-light-ops:u,2500000000,100.00,20.0,light operations\n"
+		   "240000000,,topdown-machine-clears:u,2500000000,100.00,2.0,machine clears\n"
+		   "960000000,,topdown-fetch-bw:u,2500000000,100.00,8.0,fetch bandwidth\n"
+		   "1800000000,,topdown-core-bound:u,2500000000,100.00,15.0,core bound\n",
+		   "topdown csv: the slots, then each category, its share as "
+		   "its metric");
+	free(text);
+
+	text = report_text(&td_report, JSON, NULL);
+	tap_ok(strstr(text,
+		      "{\"counter-value\" : \"12000000000.000000\", \"unit\" : \"\", \"event\" : \"slots:u\", \"event-runtime\" : 2500000000, \"pcnt-running\" : 100.00}\n"
+		      "{\"counter-value\" : \"3600000000.000000\", \"unit\" : \"\", \"event\" : \"topdown-retiring:u\", \"event-runtime\" : 2500000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"30.000000\", \"metric-unit\" : \"retiring\"}\n") &&
+	       strstr(text,
+		      "{\"counter-value\" : \"1800000000.000000\", \"unit\" : \"\", \"event\" : \"topdown-core-bound:u\", \"event-runtime\" : 2500000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"15.000000\", \"metric-unit\" : \"core bound\"}\n") &&
+	       nth_line(text, 14, (char [8]){ 0 }, 8) < 0,
+	       "topdown json: the slots, then each category, its share as "
+	       "its metric");
+	free(text);
+
+	/* Children: the categories' self and children fields too. */
+	td_counts[0].children = 4000000000ull;
+	for (i = 1; i <= 4; i++)
+		td_counts[i].children = 1000000000ull;
+	perfex_topdown_of(&td, td_counts, 5);
+	text = report_text(&td_report, CSV, ",");
+	tap_ok(strstr(text, "\n16000000000,,slots:u,2500000000,100.00,,,"
+		      "12000000000,4000000000\n"
+		      "4600000000,,topdown-retiring:u,2500000000,100.00,28.8,"
+		      "retiring,3600000000,1000000000\n") &&
+	       strstr(text, "8.12,msec,task-clock,2500000000,100.00,0.003,"
+		      "CPUs utilized,8.12,0.00\n") == text,
+	       "topdown csv: children: self and children fields, the "
+	       "counts' too");
+	free(text);
+
+	/* -I: the time first, as for the counts. */
+	text = NULL;
+	out = open_memstream(&text, &size);
+	td_counts[0].children = 0;
+	for (i = 1; i <= 4; i++)
+		td_counts[i].children = 0;
+	td_counts[2].not_counted = 1;
+	perfex_topdown_of(&td, td_counts, 5);
+	iv.topdown = &td;
+	perfex_print_interval_csv(out, &iv, ";");
+	perfex_print_interval_json(out, &iv);
+	fclose(out);
+	tap_is_str(text,
+		   "2.000123456;12000000000;;slots:u;1000000000;100.00;;\n"
+		   "2.000123456;3600000000;;topdown-retiring:u;1000000000;100.00;30.0;retiring\n"
+		   "2.000123456;<not counted>;;topdown-bad-spec:u;1000000000;100.00;;\n"
+		   "2.000123456;2400000000;;topdown-fe-bound:u;1000000000;100.00;20.0;frontend bound\n"
+		   "2.000123456;4800000000;;topdown-be-bound:u;1000000000;100.00;40.0;backend bound\n"
+		   "{\"interval\" : 2.000123456, \"counter-value\" : \"12000000000.000000\", \"unit\" : \"\", \"event\" : \"slots:u\", \"event-runtime\" : 1000000000, \"pcnt-running\" : 100.00}\n"
+		   "{\"interval\" : 2.000123456, \"counter-value\" : \"3600000000.000000\", \"unit\" : \"\", \"event\" : \"topdown-retiring:u\", \"event-runtime\" : 1000000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"30.000000\", \"metric-unit\" : \"retiring\"}\n"
+		   "{\"interval\" : 2.000123456, \"counter-value\" : \"<not counted>\", \"unit\" : \"\", \"event\" : \"topdown-bad-spec:u\", \"event-runtime\" : 1000000000, \"pcnt-running\" : 100.00}\n"
+		   "{\"interval\" : 2.000123456, \"counter-value\" : \"2400000000.000000\", \"unit\" : \"\", \"event\" : \"topdown-fe-bound:u\", \"event-runtime\" : 1000000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"20.000000\", \"metric-unit\" : \"frontend bound\"}\n"
+		   "{\"interval\" : 2.000123456, \"counter-value\" : \"4800000000.000000\", \"unit\" : \"\", \"event\" : \"topdown-be-bound:u\", \"event-runtime\" : 1000000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"40.000000\", \"metric-unit\" : \"backend bound\"}\n",
+		   "topdown interval: the time first, in CSV and JSON; not "
+		   "counted, no share");
+	free(text);
+	counts[0].children = 21345678;
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -316,6 +440,7 @@ int main(void)
 	test_csv_form();
 	test_json_form();
 	test_interval_forms();
+	test_topdown_forms();
 	test_same_numbers("children");
 	for (i = 0; i < NR_COUNTS; i++)
 		counts[i].children = 0;

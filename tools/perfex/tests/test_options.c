@@ -296,6 +296,27 @@ static void test_flags(void)
 		   "--version=VALUE");
 }
 
+static void test_topdown(void)
+{
+	tap_ok(parse(ARGV("--topdown", "ls")) == PERFEX_RUN &&
+	       options.topdown && options.events.nr == 0,
+	       "--topdown: no events of -e");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && !options.topdown,
+	       "no --topdown");
+	tap_ok(parse(ARGV("--topdown", "-e", "cycles:u", "-I", "100", "-x,",
+			  "ls")) == PERFEX_RUN && options.topdown &&
+	       options.events.nr == 1 && options.interval_ms == 100,
+	       "--topdown with -e, -I and -x");
+	tap_ok(parse(ARGV("--topdown", "-p", "42")) == PERFEX_RUN &&
+	       options.topdown && options.tid == 42, "--topdown -p TID");
+	tap_is_int(parse(ARGV("--topdown=2", "ls")), PERFEX_USAGE_ERROR,
+		   "--topdown=VALUE");
+	tap_is_str(error, "option '--topdown' doesn't allow an argument",
+		   "--topdown=VALUE: message");
+	tap_is_int(parse(ARGV("--top", "ls")), PERFEX_USAGE_ERROR,
+		   "--top: no abbreviations");
+}
+
 int main(void)
 {
 	test_command_only();
@@ -310,5 +331,6 @@ int main(void)
 	test_pid();
 	test_interval();
 	test_flags();
+	test_topdown();
 	return tap_done();
 }

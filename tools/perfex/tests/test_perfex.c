@@ -116,7 +116,42 @@ static const struct perfctr_info arm64_timer = {
 	.driver_version = "6.0",
 };
 
+/*
+ * Ice Lake and Sapphire Rapids: fixed counter 3 counts the slots, and
+ * the TopDown metrics of level 1, or of levels 1 and 2.
+ */
+static const struct perfctr_info icelake = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
+	.cpu_khz = 3000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 8,
+	.ctr_width = 48,
+	.nrfixed = 4,
+	.fixed_width = 48,
+	.nrmetrics = 4,
+	.driver_version = "6.0",
+};
+
+static const struct perfctr_info sapphire_rapids = {
+	.abi_version = PERFCTR_ABI_VERSION,
+	.cpu_type = PERFCTR_X86_INTEL_ARCH,
+	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
+			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
+	.cpu_khz = 2000000,
+	.tsc_to_cpu_mult = 1,
+	.nrctrs = 8,
+	.ctr_width = 48,
+	.nrfixed = 4,
+	.fixed_width = 48,
+	.nrmetrics = 8,
+	.driver_version = "6.0",
+};
+
 static const struct perfctr_info *next_info;	/* NULL: TSC only */
+static const struct perfctr_sum_ctrs *next_sums;	/* NULL: the usual */
 static int next_info_errno;	/* the next run cannot read its info */
 static int next_hw_busy, next_live, next_busy_reads;
 
@@ -365,8 +400,8 @@ enum kernel_kind {
  * task-clock of 1,234.57 msec, 3 context switches, 1 migration, 105
  * page faults and 2,998,123,456 TSC ticks, and on counters 4 to 7, which
  * count cycles, instructions, branches and branch-misses on an Intel
- * machine, 4e9, 6e9, 1e9 and 1e7; the children have none.  Standard
- * output goes to std_path.
+ * machine, 4e9, 6e9, 1e9 and 1e7; the children have none; unless
+ * next_sums says otherwise.  Standard output goes to std_path.
  */
 static int perfex_on(enum kernel_kind kind, char **argv)
 {
@@ -384,6 +419,9 @@ static int perfex_on(enum kernel_kind kind, char **argv)
 	fake_kernel->sum.pmc[5] = 6000000000ull;
 	fake_kernel->sum.pmc[6] = 1000000000ull;
 	fake_kernel->sum.pmc[7] = 10000000ull;
+	if (next_sums)
+		fake_kernel->sum = *next_sums;
+	next_sums = NULL;
 	fake_kernel->children = next_children;
 	memset(&next_children, 0, sizeof(next_children));
 	fake_kernel->info = next_info ? *next_info : tsc_only;
@@ -1347,7 +1385,8 @@ static void test_arm64(void)
 		"nrctrs           6\n"
 		"ctr_width        32\n"
 		"nrfixed          1\n"
-		"fixed_width      64\n"),
+		"fixed_width      64\n"
+		"nrmetrics        0\n"),
 	       "arm64, -i: the PMUv3 counters, the CPU clock 0 as it is");
 
 	next_info = &arm64;
@@ -1364,6 +1403,185 @@ static void test_arm64(void)
 	}
 	tap_ok(accepted == n, "-l, arm64: every event listed is one -e takes "
 	       "(%u of %u)", accepted, n);
+}
+
+/*
+ * The sums of perfex --topdown alone: 12e9 slots on counter 0, then the
+ * categories: 30, 10, 20 and 40% of them; at level 2, 10, 8, 12 and 25%.
+ */
+static const struct perfctr_sum_ctrs topdown_sums = {
+	.pmc = { 12000000000ull, 3600000000ull, 1200000000ull, 2400000000ull,
+		 4800000000ull, 1200000000ull, 960000000ull, 1440000000ull,
+		 3000000000ull },
+};
+
+#define TOPDOWN_TABLE \
+	"             retiring      bad speculation       frontend bound        backend bound\n" \
+	"                30.0%                10.0%                20.0%                40.0%\n"
+
+#define NO_TOPDOWN	"perfex: --topdown needs Intel TopDown metrics " \
+			"(PERF_METRICS, Ice Lake or later); this CPU has none\n"
+
+/* --topdown: the slots and the categories, shown as shares of the slots. */
+static void test_topdown(void)
+{
+	const struct perfctr_cpu_control *cpu =
+		&fake_kernel->control.cpu_control;
+	char marker[] = "/tmp/perfex-test-ran-XXXXXX";
+	char names[32][64];
+	unsigned int i, n, accepted = 0, ok;
+	int fd, status;
+
+	next_info = &icelake;
+	next_sums = &topdown_sums;
+	status = perfex(ARGV("--topdown", "-o", out_path, "true"));
+	tap_is_int(status, 0, "--topdown, Ice Lake: exit 0");
+	ok = cpu->nractrs == 5 && !cpu->tsc_on && cpu->nrictrs == 0 &&
+	     cpu->pmc_map[0] == (PERFCTR_MAP_X86_FIXED | 3) &&
+	     cpu->evntsel[0] == 0x30000;
+	for (i = 1; i < 5; i++)
+		ok &= cpu->pmc_map[i] == (PERFCTR_MAP_X86_METRIC | (i - 1)) &&
+		      cpu->evntsel[i] == 0x30000;
+	tap_ok(ok, "--topdown, Ice Lake: the slots and the four level 1 "
+	       "categories, both modes, nothing else");
+	tap_ok(starts_with(slurp(out_path), "\n Performance counter stats for "
+			   "'true':\n\n" TOPDOWN_TABLE "\n") &&
+	       strstr(slurp(out_path), " seconds time elapsed\n"),
+	       "--topdown, Ice Lake: the header, perf's table, the times");
+	tap_is_str(slurp(err_path), "", "--topdown: nothing on standard error");
+
+	next_info = &icelake;
+	next_sums = &topdown_sums;
+	status = perfex_on(UNPRIVILEGED, ARGV("--topdown", "-x,", "-o",
+					      out_path, "true"));
+	tap_ok(status == 0 && fake_kernel->controls == 2 &&
+	       cpu->evntsel[0] == 0x10000 && cpu->evntsel[4] == 0x10000 &&
+	       starts_with(slurp(out_path), "12000000000,,slots:u,") &&
+	       strstr(slurp(out_path), "\n3600000000,,topdown-retiring:u,") &&
+	       strstr(slurp(out_path), ",100.00,40.0,backend bound\n") &&
+	       !strcmp(slurp(err_path), ""),
+	       "--topdown, unprivileged: all in user mode, named :u, -x");
+
+	next_info = &sapphire_rapids;
+	next_sums = &topdown_sums;
+	status = perfex(ARGV("--topdown", "-o", out_path, "true"));
+	tap_ok(status == 0 && cpu->nractrs == 9 &&
+	       cpu->pmc_map[8] == (PERFCTR_MAP_X86_METRIC | 7) &&
+	       strstr(slurp(out_path), ":\n\n" TOPDOWN_TABLE
+		      "     heavy operations   branch mispredicts        fetch latency         memory bound\n"
+		      "                10.0%                 8.0%                12.0%                25.0%\n"
+		      "     light operations       machine clears      fetch bandwidth           core bound\n"
+		      "                20.0%                 2.0%                 8.0%                15.0%\n"
+		      "\n"),
+	       "--topdown, Sapphire Rapids: level 2 too");
+
+	next_info = &sapphire_rapids;
+	next_sums = &topdown_sums;
+	status = perfex(ARGV("--topdown", "--json", "-o", out_path, "true"));
+	for (n = 0; nth_line(slurp(out_path), n, (char [512]){ 0 }, 512) == 0;
+	     n++)
+		;
+	tap_ok(status == 0 && n == 13 &&
+	       strstr(slurp(out_path), "\"event\" : \"topdown-core-bound\", "
+		      "\"event-runtime\" : ") &&
+	       strstr(slurp(out_path), "\"metric-value\" : \"15.000000\", "
+		      "\"metric-unit\" : \"core bound\"}\n"),
+	       "--topdown --json: the slots and the twelve categories");
+
+	/* -I: the counters run on another thread: not read until the end. */
+	next_info = &icelake;
+	next_sums = &topdown_sums;
+	next_live = 1;
+	status = perfex(ARGV("--topdown", "-I", "20", "-o", out_path, "sleep",
+			     "0.07"));
+	tap_ok(status == 0 &&
+	       starts_with(slurp(out_path), "#           time             "
+			   "retiring      bad speculation       frontend bound  "
+			   "      backend bound\n     0.0") &&
+	       strstr(slurp(out_path), "        <not counted>        "
+		      "<not counted>        <not counted>        <not counted>"
+		      "\n") &&
+	       strstr(slurp(out_path), ":\n\n" TOPDOWN_TABLE "\n"),
+	       "--topdown -I: perf's header, each interval's line after its "
+	       "time, then the report");
+
+	/* With -e: those first, on the counters they take. */
+	next_info = &icelake;
+	status = perfex(ARGV("--topdown", "-e", "instructions:u,cycles",
+			     "-o", out_path, "true"));
+	tap_ok(status == 0 && cpu->nractrs == 7 &&
+	       cpu->pmc_map[0] == (PERFCTR_MAP_X86_FIXED | 0) &&
+	       cpu->pmc_map[1] == (PERFCTR_MAP_X86_FIXED | 1) &&
+	       cpu->pmc_map[2] == (PERFCTR_MAP_X86_FIXED | 3) &&
+	       strstr(slurp(out_path), "      instructions:u  ") &&
+	       strstr(slurp(out_path), "      cycles  ") &&
+	       !strstr(slurp(out_path), "slots") &&
+	       strstr(slurp(out_path), "\n\n             retiring  "),
+	       "--topdown -e: the events of -e, then the table");
+
+	next_info = &icelake;
+	status = perfex(ARGV("--topdown", "-e", "cycles,slots:u", "true"));
+	tap_ok(status == 2 && !strcmp(slurp(err_path), "perfex: slots:u: "
+				      "--topdown counts the slots and the "
+				      "TopDown categories itself: leave it out "
+				      "of -e\nTry 'perfex --help' for more "
+				      "information.\n") &&
+	       fake_kernel->calls == 0,
+	       "--topdown -e slots:u: a usage error, which");
+
+	/* Without the metrics: said before anything runs. */
+	fd = mkstemp(marker);
+	close(fd);
+	unlink(marker);
+	status = perfex(ARGV("--topdown", "touch", marker));
+	tap_is_int(status, 1, "--topdown, TSC only: exit 1");
+	tap_is_str(slurp(err_path), NO_TOPDOWN, "--topdown, TSC only: said "
+		   "plainly");
+	tap_ok(fake_kernel->calls == 0 && access(marker, F_OK) < 0 &&
+	       errno == ENOENT,
+	       "--topdown, TSC only: no system call, the command not run");
+	unlink(marker);
+	next_info = &intel;
+	status = perfex(ARGV("--topdown", "-e", "cycles", "true"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), NO_TOPDOWN) &&
+	       fake_kernel->calls == 0,
+	       "--topdown, Intel without fixed counter 3: said plainly");
+	next_info = &arm64;
+	status = perfex(ARGV("--topdown", "-p", "1"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), NO_TOPDOWN) &&
+	       fake_kernel->calls == 0, "--topdown, arm64: said plainly");
+	next_info_errno = ENOENT;
+	status = perfex(ARGV("--topdown", "true"));
+	tap_ok(status == 1 && !strcmp(slurp(err_path), "perfex: --topdown: "
+				      "cannot tell whether this machine has "
+				      "TopDown metrics: no /sys/kernel: is "
+				      "sysfs mounted?\n") &&
+	       fake_kernel->creats == 0,
+	       "--topdown, machine not known: cannot tell, exit 1");
+
+	next_info = &sapphire_rapids;
+	status = perfex(ARGV("-l"));
+	n = listed(names, 32);
+	tap_ok(status == 0 && n == 23 && strstr(slurp(std_path),
+		"\n  topdown-mem-bound                                  "
+		"[Hardware event]\n       backend bound slots stalled on "
+		"memory\n"),
+	       "-l, Sapphire Rapids: the slots and eight categories too");
+	for (i = 0; i < n && i < 32; i++) {
+		next_info = &sapphire_rapids;
+		accepted += perfex(ARGV("-e", names[i], "-o", "/dev/null",
+					"true")) == 0;
+	}
+	tap_ok(accepted == n, "-l, Sapphire Rapids: every event listed is one "
+	       "-e takes (%u of %u)", accepted, n);
+
+	next_info = &icelake;
+	status = perfex(ARGV("-i"));
+	tap_ok(status == 0 && strstr(slurp(std_path),
+		"cpu_features     0xf (rdpmc, rdtsc, pcint, topdown)\n") &&
+	       strstr(slurp(std_path), "nrfixed          4\n"
+		      "fixed_width      48\nnrmetrics        4\n"),
+	       "-i, Ice Lake: TopDown, and its metrics");
 }
 
 static void test_info_list(void)
@@ -1385,7 +1603,8 @@ static void test_info_list(void)
 		 "nrctrs           0\n"
 		 "ctr_width        0\n"
 		 "nrfixed          0\n"
-		 "fixed_width      0\n", PERFCTR_ABI_VERSION);
+		 "fixed_width      0\n"
+		 "nrmetrics        0\n", PERFCTR_ABI_VERSION);
 	tap_is_str(slurp(std_path), want,
 		   "-i: the header, then the fields as libperfctr prints them");
 	tap_ok(fake_kernel->calls == 0 && !strcmp(slurp(err_path), ""),
@@ -1509,6 +1728,7 @@ int main(void)
 	test_arm64();
 	test_attach();
 	test_info_list();
+	test_topdown();
 
 	unlink(err_path);
 	unlink(out_path);
