@@ -565,7 +565,7 @@ TEST(topdown_counters_refused_without_metrics)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(-1, sys_vperfctr_control(fd, &metric));
 	ASSERT_EQ(EINVAL, errno);
-	if (sysfs_value("nrfixed") <= PERFCTR_X86_FIXED_SLOTS) {
+	if (!sysfs_value("nrfixed")) {
 		ASSERT_EQ(-1, sys_vperfctr_control(fd, &slots));
 		ASSERT_EQ(EINVAL, errno);
 	}

@@ -135,12 +135,12 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 #define VPERFCTR_MAX_EVENTS_PER_CYCLE	8
 #define VPERFCTR_MAX_SAMPLE_TICKS	(3600 * HZ)
 /*
- * A counter that restarts at every resume (a TopDown metric, whose share
- * of the slots is only 8 bits precise) is folded into its sum at least
- * this often, so that a fast read of a thread that runs on without a
- * switch never loses more than 1/256 of 100 ms of slots.
+ * A counter that restarts at every resume (a TopDown metric, an 8-bit
+ * share of the slots since) is folded into its sum at least this often,
+ * so that the rounding of a read of a thread that runs on without a
+ * switch is at most about 1/255 of 100 ms of slots.
  */
-#define VPERFCTR_RESTART_SAMPLE_TICKS	max_t(unsigned int, HZ / 10, 1)
+#define VPERFCTR_RESTART_SAMPLE_TICKS	(HZ / 10)
 
 /**
  * vperfctr_sample_interval - ticks between samples of hardware counters

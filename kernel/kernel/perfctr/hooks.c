@@ -69,13 +69,18 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 void __perfctr_resume_thread(struct vperfctr *perfctr)
 {
 	int cpu = smp_processor_id();
+	bool enabled = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
 	u32 ovf = 0;
 
+	/*
+	 * Not a word to the counters of a CPU that cannot count: they may
+	 * lack some of the registers the driver clears for user reads.
+	 */
+	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
+		return;
 	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
 		arch_perfctr_user_read(true);
-	if (!perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		return;
-	if (vperfctr_on_forbidden_cpu(perfctr, cpu))
+	if (!enabled)
 		return;
 	if (perfctr->last_cpu != cpu) {
 		if (perfctr->last_cpu >= 0)

@@ -50,6 +50,8 @@
 #define X86_PERFCTR_CAP_FW_WRITE	BIT_ULL(13)
 /* ... and PERF_METRICS breaks fixed counter 3's slots down (TopDown) */
 #define X86_PERFCTR_CAP_METRICS		BIT_ULL(PERF_CAP_METRICS_IDX)
+/* CPUID.1AH:EAX[31:24] of a hybrid part's performance cores */
+#define X86_PERFCTR_HYBRID_CORE		0x40
 
 /* The most counters this driver programs, of each kind. */
 #define X86_PERFCTR_MAX_GP		16
@@ -204,15 +206,21 @@ static bool x86_perfctr_has_topdown_l2(const struct cpuinfo_x86 *c)
 
 /*
  * TopDown (SDM vol. 3B, "Performance Metrics"): PERF_METRICS divides the
- * slots of fixed counter 3, so where IA32_PERF_CAPABILITIES announces it,
- * fixed counter 3 exists, even where leaf 0xA enumerates only the fixed
- * counters that every core type of a hybrid part has (Alder Lake, whose
- * performance cores perf gives fixed counter 3 for the same reason).
+ * slots of fixed counter 3, so where it exists, fixed counter 3 exists,
+ * even where leaf 0xA enumerates only the fixed counters that every core
+ * type of a hybrid part has.  IA32_PERF_CAPABILITIES announces it, except
+ * on a hybrid part, where the bit reads 0 as the efficient cores have no
+ * metrics: perf gives them to the performance cores of the parts of its
+ * list (intel_pmu_init_hybrid()), and so does this driver.
  */
 static void x86_perfctr_detect_topdown(struct x86_perfctr_desc *desc,
 				       const struct cpuinfo_x86 *c, u64 caps)
 {
-	if (!(caps & X86_PERFCTR_CAP_METRICS) || !desc->fixed_mask)
+	bool big_core = desc->hybrid_core_type == X86_PERFCTR_HYBRID_CORE &&
+			x86_perfctr_has_topdown_l2(c);
+
+	if (!desc->fixed_mask ||
+	    (!(caps & X86_PERFCTR_CAP_METRICS) && !big_core))
 		return;
 	desc->fixed_mask |= BIT(PERFCTR_X86_FIXED_SLOTS);
 	desc->pmu.nrfixed = hweight32(desc->fixed_mask);
@@ -269,6 +277,8 @@ static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
 		desc->perfctr = MSR_IA32_PMC0;
 		desc->ireset_min = S64_MIN;
 	}
+	if (cpu_has(c, X86_FEATURE_HYBRID_CPU))
+		desc->hybrid_core_type = x86_perfctr_core_type();
 	if (desc->version >= 2) {
 		desc->global_ctrl = MSR_CORE_PERF_GLOBAL_CTRL;
 		desc->global_status = MSR_CORE_PERF_GLOBAL_STATUS;
@@ -276,8 +286,6 @@ static void x86_perfctr_detect_intel(struct x86_perfctr_desc *desc,
 		x86_perfctr_detect_fixed(desc, c, edx, regs[2], any);
 		x86_perfctr_detect_topdown(desc, c, caps);
 	}
-	if (cpu_has(c, X86_FEATURE_HYBRID_CPU))
-		desc->hybrid_core_type = x86_perfctr_core_type();
 }
 
 static void x86_perfctr_detect_amd(struct x86_perfctr_desc *desc,

@@ -213,8 +213,8 @@ static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
  * Return: 0 if it may; -EINVAL for a counter the processor does not have,
  * an event selector bit it does not let user space set, neither user nor
  * kernel mode, or an interrupt-mode counter that cannot interrupt or
- * cannot be preset to @ireset, as a metric counter cannot; -EACCES for kernel-mode or AnyThread
- * counting without the privilege.
+ * cannot be preset to @ireset, as a metric counter cannot; -EACCES for
+ * kernel-mode or AnyThread counting without the privilege.
  */
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel)
@@ -316,7 +316,8 @@ bool arch_perfctr_counter_restarts(u32 map,
  *	arch_perfctr_check_counter()
  *
  * The slots counter and the metric counters share fixed counter 3's
- * field of IA32_FIXED_CTR_CTRL: they must count in the same modes.
+ * field of IA32_FIXED_CTR_CTRL: they must count in the same modes (and
+ * AnyThread, which no processor with PERF_METRICS has).
  *
  * Return: 0, or -EINVAL if two of them ask for different modes.
  */
@@ -331,7 +332,8 @@ int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
 		if (!x86_perfctr_uses_slots(desc, control->pmc_map[i]))
 			continue;
 		mode = control->evntsel[i] &
-		       (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS);
+		       (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS |
+			ARCH_PERFMON_EVENTSEL_ANY);
 		if (first && mode != first)
 			return -EINVAL;
 		first = mode;

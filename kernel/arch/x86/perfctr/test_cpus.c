@@ -60,8 +60,8 @@ static const struct x86_perfctr_test_leaf skylake_without_apic[] = {
  * counters of 48 bits, 8 architectural events (topdown slots too), 4
  * fixed counters, the last one the slots counter; AnyThread deprecated.
  * Its IA32_PERF_CAPABILITIES announces PERF_METRICS (bit 15), as on every
- * core perf gives TopDown metrics: level 1 here, level 2 from Golden Cove
- * (Sapphire Rapids, the Alder Lake P-core) on.
+ * core perf gives TopDown metrics but the hybrid ones: level 1 here, level
+ * 2 from Golden Cove (Sapphire Rapids, the Alder Lake P-core) on.
  */
 static const struct x86_perfctr_test_leaf icelake_i7_1065g7[] = {
 	{ 0x0, { 0x1b, INTEL_EBX, INTEL_ECX, INTEL_EDX } },
@@ -87,7 +87,9 @@ static const struct x86_perfctr_test_leaf sapphire_rapids_8480[] = {
  * on a P-core and on an E-core: leaf 0xA is the same on both, 6 counters
  * and 3 fixed ones, which both core types have; leaf 0x1A tells the core
  * types apart (0x40 Core, 0x20 Atom), and leaf 7 EDX bit 15 says hybrid.
- * Only the P-core has PERF_METRICS, and with it fixed counter 3.
+ * Only the P-core has PERF_METRICS, and with it fixed counter 3; the bit
+ * of IA32_PERF_CAPABILITIES that announces it reads 0 on both, as perf
+ * says of hybrid parts.
  */
 static const struct x86_perfctr_test_leaf alder_lake_p_core[] = {
 	{ 0x0, { 0x20, INTEL_EBX, INTEL_ECX, INTEL_EDX } },
@@ -316,7 +318,7 @@ const struct x86_perfctr_test_cpu x86_perfctr_test_cpus[TEST_NR_CPUS] = {
 	},
 	[TEST_CPU_ALDER_LAKE_P] = {
 		"Core i9-12900K (Alder Lake-S) P-core", alder_lake_p_core,
-		0x000f33c5 | CAP_METRICS, {
+		0x000f33c5, {
 			INTEL_ARCH(5, 6, 48), INTEL_A_PMC,
 			.events_unavailable = ~0x7fU,
 			.evntsel_user = SEL_INTEL_USER,

@@ -83,8 +83,10 @@ struct perfctr_info {
  * PERFCTR_MAP_X86_METRIC | k counts category k's slots: at every suspend
  * and sample the kernel adds the category's share of the slots counted
  * since resume to its sum, and restarts the slots counter and
- * PERF_METRICS from zero at every resume, so each sum is an exact slot
- * count however long the thread runs.  Categories 0 to 3 are level 1
+ * PERF_METRICS from zero at every resume, so each sum keeps the 8-bit
+ * precision of one period between switches or samples however long the
+ * thread runs, and the level 1 sums add up to the slots exactly.  A live
+ * value may step back by the rounding of the running period's share.  Categories 0 to 3 are level 1
  * and split the slots among themselves; 4 to 7 (nrmetrics 8) are level
  * 2, each a part of category k - 4.  A metric counter's evntsel[] takes
  * the USR and OS bits of a fixed counter, the same in every counter of
