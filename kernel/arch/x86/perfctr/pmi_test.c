@@ -46,6 +46,35 @@ static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 }
 
+/*
+ * TopDown: the PERF_METRICS overflow bit (48) is ours with the counters
+ * and is cleared with them, but interrupts no counter: nothing is
+ * signalled, and the next sample restarts the metrics.
+ */
+static void icelake_pmi_clears_perf_metrics_status_bit(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write ack[] = { { 0x390, BIT_ULL(48) } };
+	int handled;
+
+	c->desc = cpu_desc(test, TEST_CPU_ICELAKE);
+	add(c, PERFCTR_MAP_X86_FIXED | 3, SEL_USR, 0);
+	add(c, PERFCTR_MAP_X86_METRIC | 0, SEL_USR, 0);
+	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(48) | BIT_ULL(55) };
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
+	expect_writes(test, ack, ARRAY_SIZE(ack));
+	KUNIT_EXPECT_EQ(test, c->lvtpc_writes, 1);
+	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
+}
+
 static void zen4_pmi_clears_through_global_status_clr(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
@@ -184,6 +213,7 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 
 static struct kunit_case perfctr_x86_pmi_cases[] = {
 	KUNIT_CASE(skylake_pmi_clears_counter_status_bits_only),
+	KUNIT_CASE(icelake_pmi_clears_perf_metrics_status_bit),
 	KUNIT_CASE(zen4_pmi_clears_through_global_status_clr),
 	KUNIT_CASE(zen2_pmi_finds_overflow_from_counter_value),
 	KUNIT_CASE(zen2_disabled_counters_are_not_looked_at),
