@@ -22,8 +22,8 @@
  * its own clock before this one, so no sum it computed from the running
  * counters exceeds the sum stored here, and a sum a reader has seen never
  * shrinks (but for an x86 TopDown metric, whose live share of the slots
- * may round lower as the slots grow).  The full barrier orders the store of seq before the read of
- * the clock, which no lighter barrier orders.
+ * may round lower as the slots grow).  The full barrier orders the store
+ * of seq before the read of the clock, which no lighter barrier orders.
  */
 static u64 vperfctr_read_tsc_after_begin(void)
 {

@@ -180,8 +180,7 @@ static void restarting_counter_is_sampled_at_least_every_100ms(struct kunit *tes
 	ctx->restarts = BIT(1);
 	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_GE(test, ctx->perfctr->sample_ticks, 1);
-	KUNIT_EXPECT_LE(test, ctx->perfctr->sample_ticks,
-			HZ / 10);
+	KUNIT_EXPECT_LE(test, ctx->perfctr->sample_ticks, HZ / 10);
 	vperfctr_suspend(ctx->perfctr);
 }
 

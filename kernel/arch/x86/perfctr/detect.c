@@ -216,8 +216,8 @@ static bool x86_perfctr_has_topdown_l2(const struct cpuinfo_x86 *c)
 static void x86_perfctr_detect_topdown(struct x86_perfctr_desc *desc,
 				       const struct cpuinfo_x86 *c, u64 caps)
 {
-	bool big_core = desc->hybrid_core_type == X86_PERFCTR_HYBRID_CORE &&
-			x86_perfctr_has_topdown_l2(c);
+	bool l2 = x86_perfctr_has_topdown_l2(c);
+	bool big_core = desc->hybrid_core_type == X86_PERFCTR_HYBRID_CORE && l2;
 
 	if (!desc->fixed_mask ||
 	    (!(caps & X86_PERFCTR_CAP_METRICS) && !big_core))
@@ -225,7 +225,7 @@ static void x86_perfctr_detect_topdown(struct x86_perfctr_desc *desc,
 	desc->fixed_mask |= BIT(PERFCTR_X86_FIXED_SLOTS);
 	desc->pmu.nrfixed = hweight32(desc->fixed_mask);
 	desc->perf_metrics = MSR_PERF_METRICS;
-	desc->pmu.nrmetrics = x86_perfctr_has_topdown_l2(c) ? 8 : 4;
+	desc->pmu.nrmetrics = l2 ? 8 : 4;
 	desc->pmu.features |= PERFCTR_FEATURE_TOPDOWN;
 }
 

@@ -16,6 +16,25 @@
 #include "perfctr.h"
 #include "test_pmu.h"
 
+/*
+ * One PMI while the control's counters are ours and armed on this CPU:
+ * what the NMI handler returns; the CPU is disarmed again after it.
+ */
+static int one_pmi(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	int handled;
+
+	take_counters(test);
+	preempt_disable();
+	arm(test);
+	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	disarm(c);
+	preempt_enable();
+	give_back_counters(test);
+	return handled;
+}
+
 static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
@@ -31,13 +50,7 @@ static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
 	add(c, 1, CORE_CYCLES | SEL_USR, -1000);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, -1000);
 	c->reads[0] = (struct msr_write){ 0x38e, status };
-	take_counters(test);
-	preempt_disable();
-	arm(test);
-	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
-	disarm(c);
-	preempt_enable();
-	give_back_counters(test);
+	handled = one_pmi(test);
 
 	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
 	/* Cleared through IA32_PERF_GLOBAL_OVF_CTRL; PT's bit is perf's. */
@@ -61,13 +74,7 @@ static void icelake_pmi_clears_perf_metrics_status_bit(struct kunit *test)
 	add(c, PERFCTR_MAP_X86_FIXED | 3, SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_METRIC | 0, SEL_USR, 0);
 	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(48) | BIT_ULL(55) };
-	take_counters(test);
-	preempt_disable();
-	arm(test);
-	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
-	disarm(c);
-	preempt_enable();
-	give_back_counters(test);
+	handled = one_pmi(test);
 
 	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
 	expect_writes(test, ack, ARRAY_SIZE(ack));
@@ -120,13 +127,7 @@ static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
 
 	/* With the counters held, the interrupt is claimed and passed on. */
-	take_counters(test);
-	preempt_disable();
-	arm(test);
-	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
-	disarm(c);
-	preempt_enable();
-	give_back_counters(test);
+	handled = one_pmi(test);
 	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 }

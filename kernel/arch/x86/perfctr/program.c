@@ -126,6 +126,11 @@ static bool x86_perfctr_map_is_metric(u32 map)
 	return map & PERFCTR_MAP_X86_METRIC;
 }
 
+static u32 x86_perfctr_metric_index(u32 map)
+{
+	return map & ~PERFCTR_MAP_X86_METRIC;
+}
+
 /* Does counter @map use the slots counter, as TopDown does? */
 static bool x86_perfctr_uses_slots(const struct x86_perfctr_desc *desc,
 				   u32 map)
@@ -226,9 +231,8 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
 				   ireset, allow_kernel);
 	if (x86_perfctr_map_is_metric(map)) {
-		u32 k = map & ~PERFCTR_MAP_X86_METRIC;
-
-		if (k >= desc->pmu.nrmetrics || ireset)
+		if (x86_perfctr_metric_index(map) >= desc->pmu.nrmetrics ||
+		    ireset)
 			return -EINVAL;
 		allowed = desc->fixed_evntsel_user &
 			  (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS);
@@ -345,7 +349,8 @@ int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
 static u64 x86_perfctr_read_metric(const struct x86_perfctr_desc *desc,
 				   u32 k)
 {
-	u64 slots = x86_perfctr_rdmsr(desc->fixed_ctr + PERFCTR_X86_FIXED_SLOTS);
+	u32 slots_msr = x86_perfctr_counter_addr(desc, X86_PERFCTR_FIXED_SLOTS);
+	u64 slots = x86_perfctr_rdmsr(slots_msr);
 
 	return perfctr_x86_topdown_slots(slots,
 					 x86_perfctr_rdmsr(desc->perf_metrics),
@@ -365,7 +370,7 @@ u64 arch_perfctr_read_counter(u32 map)
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
 	if (x86_perfctr_map_is_metric(map))
 		return x86_perfctr_read_metric(desc,
-					       map & ~PERFCTR_MAP_X86_METRIC);
+					       x86_perfctr_metric_index(map));
 	return x86_perfctr_rdmsr(x86_perfctr_counter_addr(desc, map));
 }
 
@@ -398,7 +403,7 @@ static bool x86_perfctr_pmc_is_hw(const struct perfctr_cpu_state *state,
  */
 static void x86_perfctr_restart_slots(const struct x86_perfctr_desc *desc)
 {
-	x86_perfctr_wrmsr(desc->fixed_ctr + PERFCTR_X86_FIXED_SLOTS, 0);
+	x86_perfctr_wrmsr(x86_perfctr_counter_addr(desc, X86_PERFCTR_FIXED_SLOTS), 0);
 	x86_perfctr_wrmsr(desc->perf_metrics, 0);
 }
 

@@ -86,13 +86,14 @@ struct perfctr_info {
  * PERF_METRICS from zero at every resume, so each sum keeps the 8-bit
  * precision of one period between switches or samples however long the
  * thread runs, and the level 1 sums add up to the slots exactly.  A live
- * value may step back by the rounding of the running period's share.  Categories 0 to 3 are level 1
- * and split the slots among themselves; 4 to 7 (nrmetrics 8) are level
- * 2, each a part of category k - 4.  A metric counter's evntsel[] takes
- * the USR and OS bits of a fixed counter, the same in every counter of
- * the control that uses the slots counter (fixed counter 3 and the
- * metric counters); it counts in accumulation mode only.  rdpmc reads
- * the metrics as 1 << 29, which is PERFCTR_MAP_X86_METRIC.
+ * value may step back by the rounding of the running period's share.
+ * Categories 0 to 3 are level 1 and split the slots among themselves; 4
+ * to 7 (nrmetrics 8) are level 2, each a part of category k - 4.  A
+ * metric counter's evntsel[] takes the USR and OS bits of a fixed
+ * counter, the same in every counter of the control that uses the slots
+ * counter (fixed counter 3 and the metric counters); it counts in
+ * accumulation mode only.  rdpmc reads the metrics as 1 << 29, which is
+ * PERFCTR_MAP_X86_METRIC.
  */
 #define PERFCTR_MAP_X86_METRIC		0x20000000u
 #define PERFCTR_X86_FIXED_SLOTS		3	/* fixed counter 3: slots */
