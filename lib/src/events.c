@@ -224,10 +224,22 @@ static int is_metric_map(__u32 map)
 	return (map & ~(PERFCTR_X86_TOPDOWN_NR - 1)) == PERFCTR_MAP_X86_METRIC;
 }
 
+/* Is @map a TopDown category this machine counts? */
+static int has_metric(__u32 map, const struct perfctr_info *info)
+{
+	return is_metric_map(map) &&
+	       (map & ~PERFCTR_MAP_X86_METRIC) < nr_metrics(info);
+}
+
+static int is_slots_map(__u32 map)
+{
+	return map == SLOTS_MAP;
+}
+
 /* Does @map use the slots: fixed counter 3 or a TopDown category? */
 static int uses_slots(__u32 map)
 {
-	return map == SLOTS_MAP || is_metric_map(map);
+	return is_slots_map(map) || is_metric_map(map);
 }
 
 /* Can this machine count TopDown event @def (def->map set)? */
@@ -236,7 +248,7 @@ static int has_topdown(const struct event_def *def,
 {
 	if (def->map == SLOTS_MAP)
 		return has_slots(info);
-	return (def->map & ~PERFCTR_MAP_X86_METRIC) < nr_metrics(info);
+	return has_metric(def->map, info);
 }
 
 /* Can this machine count @def, a hardware event of its table? */
@@ -584,7 +596,7 @@ static int check_counter(const char *str, __u32 pmc_map,
 
 	if (pmc_map & PERFCTR_MAP_X86_METRIC) {
 		index = pmc_map & ~PERFCTR_MAP_X86_METRIC;
-		if (is_metric_map(pmc_map) && index < nr_metrics(info))
+		if (has_metric(pmc_map, info))
 			return 0;
 		return fail(EINVAL, err, err_size, "%s: this CPU has no "
 			    "TopDown metric %u (it has %u)", str, index,
@@ -890,28 +902,17 @@ static int check_slots_modes(const struct vperfctr_control *control,
 }
 
 /*
- * Does @control count a TopDown category, or the slots in i-mode?  The
- * kernel restarts the slots at every resume for a control with
- * categories: then none of them may be an i-mode counter.
+ * Has @control a counter, from counter @from on, whose map @match takes?
+ * From 0 that is any counter, from cpu_control.nractrs an i-mode one.
  */
-static int control_has_metric(const struct vperfctr_control *control)
+static int control_has(const struct vperfctr_control *control,
+		       unsigned int from, int (*match)(__u32 map))
 {
 	const struct perfctr_cpu_control *cpu = &control->cpu_control;
 	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
 
-	for (i = 0; i < n && i < PERFCTR_MAX_NRCTRS; i++)
-		if (is_metric_map(cpu->pmc_map[i]))
-			return 1;
-	return 0;
-}
-
-static int control_has_imode_slots(const struct vperfctr_control *control)
-{
-	const struct perfctr_cpu_control *cpu = &control->cpu_control;
-	unsigned int i, n = cpu->nractrs + cpu->nrictrs;
-
-	for (i = cpu->nractrs; i < n && i < PERFCTR_MAX_NRCTRS; i++)
-		if (cpu->pmc_map[i] == SLOTS_MAP)
+	for (i = from; i < n && i < PERFCTR_MAX_NRCTRS; i++)
+		if (match(cpu->pmc_map[i]))
 			return 1;
 	return 0;
 }
@@ -926,15 +927,20 @@ static int add_hardware(struct vperfctr_control *control,
 
 	if (!has_hardware(info))
 		return no_hardware(event->name, info, err, err_size);
+	/*
+	 * The kernel restarts the slots at every resume for a control with
+	 * TopDown categories: then none of them may be an i-mode counter.
+	 */
 	if (imode && is_metric_map(event->pmc_map))
 		return fail(EINVAL, err, err_size, "%s: a TopDown category "
 			    "counts in a-mode only", event->name);
-	if (imode && nr_metrics(info) && event->pmc_map == SLOTS_MAP &&
-	    control_has_metric(control))
+	if (imode && nr_metrics(info) && is_slots_map(event->pmc_map) &&
+	    control_has(control, 0, is_metric_map))
 		return fail(EINVAL, err, err_size, "%s: the slots count in "
 			    "a-mode only beside TopDown categories",
 			    event->name);
-	if (is_metric_map(event->pmc_map) && control_has_imode_slots(control))
+	if (is_metric_map(event->pmc_map) &&
+	    control_has(control, control->cpu_control.nractrs, is_slots_map))
 		return fail(EINVAL, err, err_size, "%s: TopDown categories "
 			    "need the slots in a-mode, not i-mode",
 			    event->name);

@@ -90,27 +90,15 @@ static void print_objects(FILE *out, const char *prefix,
 			  unsigned long long wall_ns, int with_noise,
 			  int with_children)
 {
+	const struct perfex_count *count;
 	struct perfex_metric metric;
 	unsigned int i;
 	int has;
 
-	for (i = 0; i < nr; i++) {
-		has = !counts[i].not_counted &&
-		      perfex_metric_of(counts, nr, i, wall_ns, &metric) == 0;
-		print_object(out, prefix, &counts[i], has ? &metric : NULL,
+	for (i = 0; (count = perfex_topdown_line(counts, nr, td, i, wall_ns,
+						 &metric, &has)); i++)
+		print_object(out, prefix, count, has ? &metric : NULL,
 			     wall_ns, with_noise, with_children);
-	}
-	if (!td)
-		return;
-	print_object(out, prefix, &td->slots, NULL, wall_ns, with_noise,
-		     with_children);
-	for (i = 0; i < td->nr; i++) {
-		has = perfex_topdown_share(td, i, PERFEX_TOPDOWN_TOTAL,
-					   &metric) == 0;
-		print_object(out, prefix, &td->category[i],
-			     has ? &metric : NULL, wall_ns, with_noise,
-			     with_children);
-	}
 }
 
 /**

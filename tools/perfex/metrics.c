@@ -121,8 +121,18 @@ static void set(struct perfex_metric *metric, double value, const char *fmt,
 	snprintf(metric->unit, sizeof(metric->unit), "%s", unit);
 }
 
-static int ratio(struct perfex_metric *metric, double num, double den,
-		 const char *fmt, const char *unit)
+/**
+ * perfex_metric_ratio - a figure that is a ratio
+ * @metric: set to @num over @den, printed with @fmt, and @unit
+ * @num: the numerator
+ * @den: the divisor
+ * @fmt: as perfex_metric.fmt
+ * @unit: as perfex_metric.unit
+ *
+ * Return: 0 with @metric set, or -1 if @den is 0.
+ */
+int perfex_metric_ratio(struct perfex_metric *metric, double num, double den,
+			const char *fmt, const char *unit)
 {
 	if (!den)
 		return -1;
@@ -169,24 +179,27 @@ int perfex_metric_of(const struct perfex_count *counts, unsigned int nr,
 	const char *mod = split_name(count->name, base);
 
 	if (count->kind == PERFEX_COUNT_TASK_CLOCK)
-		return ratio(metric, total, wall_ns, "%8.3f", "CPUs utilized");
+		return perfex_metric_ratio(metric, total, wall_ns, "%8.3f",
+					   "CPUs utilized");
 	if (count->kind != PERFEX_COUNT_EVENTS)
 		return -1;
 	if (strcmp(base, "instructions") == 0 &&
-	    ratio(metric, total, partner(counts, nr, "cycles", mod),
-		  "%7.2f ", "insn per cycle") == 0)
+	    perfex_metric_ratio(metric, total,
+				partner(counts, nr, "cycles", mod),
+				"%7.2f ", "insn per cycle") == 0)
 		return 0;
 	if (strcmp(base, "cycles") == 0 &&
-	    ratio(metric, total, clock, "%8.3f", "GHz") == 0)
+	    perfex_metric_ratio(metric, total, clock, "%8.3f", "GHz") == 0)
 		return 0;
 	if (strcmp(base, "branch-misses") == 0 &&
-	    ratio(metric, 100 * total, partner(counts, nr, "branches", mod),
-		  "%7.2f%%", "of all branches") == 0)
+	    perfex_metric_ratio(metric, 100 * total,
+				partner(counts, nr, "branches", mod),
+				"%7.2f%%", "of all branches") == 0)
 		return 0;
 	if (strcmp(base, "cache-misses") == 0 &&
-	    ratio(metric, 100 * total,
-		  partner(counts, nr, "cache-references", mod),
-		  "%7.2f%%", "of all cache refs") == 0)
+	    perfex_metric_ratio(metric, 100 * total,
+				partner(counts, nr, "cache-references", mod),
+				"%7.2f%%", "of all cache refs") == 0)
 		return 0;
 	return rate(metric, total, clock ? clock : wall_ns);
 }

@@ -22,6 +22,8 @@ enum perfex_count_kind perfex_count_kind_of(const char *name);
 int perfex_metric_of(const struct perfex_count *counts, unsigned int nr,
 		     unsigned int i, unsigned long long wall_ns,
 		     struct perfex_metric *metric);
+int perfex_metric_ratio(struct perfex_metric *metric, double num, double den,
+			const char *fmt, const char *unit);
 int perfex_metric_text(char *buf, size_t size,
 		       const struct perfex_metric *metric);
 int perfex_metric_number(char *buf, size_t size,

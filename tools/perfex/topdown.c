@@ -216,13 +216,48 @@ int perfex_topdown_share(const struct perfex_topdown *td, unsigned int i,
 			 enum perfex_topdown_part part,
 			 struct perfex_metric *metric)
 {
-	unsigned long long slots = part_of(&td->slots, part);
-
 	if (i >= td->nr || td->category[i].not_counted ||
-	    td->slots.not_counted || !slots)
+	    td->slots.not_counted)
 		return -1;
-	metric->value = 100.0 * part_of(&td->category[i], part) / slots;
-	metric->fmt = "%.1f%%";
-	snprintf(metric->unit, sizeof(metric->unit), "%s", labels[i]);
-	return 0;
+	return perfex_metric_ratio(metric,
+				   100.0 * part_of(&td->category[i], part),
+				   part_of(&td->slots, part), "%.1f%%",
+				   labels[i]);
+}
+
+/**
+ * perfex_topdown_line - line @i of the CSV and JSON forms
+ * @counts: the counts of the report or interval
+ * @nr: how many
+ * @td: their TopDown breakdown, or NULL
+ * @i: the line: count @i, then with @td the slots and each category
+ * @wall_ns: the elapsed time they were counted in
+ * @metric: set to the line's figure, if it has one: a count's as
+ *          perfex_metric_of() has it, a category's share of the slots
+ * @has_metric: set to 1 if it has, 0 if not
+ *
+ * Return: the count of line @i, or NULL past the last line.
+ */
+const struct perfex_count *
+perfex_topdown_line(const struct perfex_count *counts, unsigned int nr,
+		    const struct perfex_topdown *td, unsigned int i,
+		    unsigned long long wall_ns, struct perfex_metric *metric,
+		    int *has_metric)
+{
+	if (i < nr) {
+		*has_metric = !counts[i].not_counted &&
+			      perfex_metric_of(counts, nr, i, wall_ns,
+					       metric) == 0;
+		return &counts[i];
+	}
+	if (!td || i - nr > td->nr)
+		return NULL;
+	if (i == nr) {
+		*has_metric = 0;
+		return &td->slots;
+	}
+	i -= nr + 1;
+	*has_metric = perfex_topdown_share(td, i, PERFEX_TOPDOWN_TOTAL,
+					   metric) == 0;
+	return &td->category[i];
 }

@@ -26,5 +26,10 @@ const char *perfex_topdown_label(unsigned int i);
 int perfex_topdown_share(const struct perfex_topdown *td, unsigned int i,
 			 enum perfex_topdown_part part,
 			 struct perfex_metric *metric);
+const struct perfex_count *
+perfex_topdown_line(const struct perfex_count *counts, unsigned int nr,
+		    const struct perfex_topdown *td, unsigned int i,
+		    unsigned long long wall_ns, struct perfex_metric *metric,
+		    int *has_metric);
 
 #endif /* PERFEX_TOPDOWN_H */

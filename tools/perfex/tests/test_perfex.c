@@ -38,6 +38,7 @@
 
 #include <libperfctr.h>
 #include "events.h"
+#include "machines.h"
 #include "parse.h"
 #include "tap.h"
 
@@ -72,81 +73,16 @@ static struct {
 static int own_state = -1;	/* this process's state, as a memfd */
 static struct perfctr_sum_ctrs next_children;	/* for the next run */
 
-/* The machines perfctr_info_read() may describe. */
-static const struct perfctr_info tsc_only = {
+/*
+ * The machines perfctr_info_read() may describe: those of machines.h,
+ * and by default this one, TSC only.
+ */
+static const struct perfctr_info default_machine = {
 	.abi_version = PERFCTR_ABI_VERSION,
 	.cpu_type = PERFCTR_X86_GENERIC,
 	.cpu_features = PERFCTR_FEATURE_RDTSC,
 	.cpu_khz = 2893000,
 	.tsc_to_cpu_mult = 1,
-	.driver_version = "6.0",
-};
-
-static const struct perfctr_info intel = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT,
-	.cpu_khz = 4008000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 4,
-	.ctr_width = 48,
-	.nrfixed = 3,
-	.fixed_width = 48,
-	.driver_version = "6.0",
-};
-
-/* QEMU's virt machine: 6 event counters, the cycle counter, no cpu_khz. */
-static const struct perfctr_info arm64 = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_ARM64_PMUV3,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT,
-	.nrctrs = 6,
-	.ctr_width = 32,
-	.nrfixed = 1,
-	.fixed_width = 64,
-	.driver_version = "6.0",
-};
-
-static const struct perfctr_info arm64_timer = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_ARM64_GENERIC,
-	.cpu_features = PERFCTR_FEATURE_RDTSC,
-	.driver_version = "6.0",
-};
-
-/*
- * Ice Lake and Sapphire Rapids: fixed counter 3 counts the slots, and
- * the TopDown metrics of level 1, or of levels 1 and 2.
- */
-static const struct perfctr_info icelake = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
-	.cpu_khz = 3000000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 8,
-	.ctr_width = 48,
-	.nrfixed = 4,
-	.fixed_width = 48,
-	.nrmetrics = 4,
-	.driver_version = "6.0",
-};
-
-static const struct perfctr_info sapphire_rapids = {
-	.abi_version = PERFCTR_ABI_VERSION,
-	.cpu_type = PERFCTR_X86_INTEL_ARCH,
-	.cpu_features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-			PERFCTR_FEATURE_PCINT | PERFCTR_FEATURE_TOPDOWN,
-	.cpu_khz = 2000000,
-	.tsc_to_cpu_mult = 1,
-	.nrctrs = 8,
-	.ctr_width = 48,
-	.nrfixed = 4,
-	.fixed_width = 48,
-	.nrmetrics = 8,
 	.driver_version = "6.0",
 };
 
@@ -424,7 +360,7 @@ static int perfex_on(enum kernel_kind kind, char **argv)
 	next_sums = NULL;
 	fake_kernel->children = next_children;
 	memset(&next_children, 0, sizeof(next_children));
-	fake_kernel->info = next_info ? *next_info : tsc_only;
+	fake_kernel->info = next_info ? *next_info : default_machine;
 	fake_kernel->info_errno = kind == WITHOUT_PERFCTR ? ENOSYS :
 				  next_info_errno;
 	fake_kernel->hw_busy = next_hw_busy;
@@ -1297,7 +1233,7 @@ static void test_arm64(void)
 	unsigned int i, n, accepted = 0;
 	int status;
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex(ARGV("-o", out_path, "true"));
 	tap_is_int(status, 0, "arm64: exit 0");
 	tap_ok(fake_kernel->controls == 1 && cpu->nractrs == 8 &&
@@ -1323,7 +1259,7 @@ static void test_arm64(void)
 	       "arm64: perf stat's figures, GHz from task-clock, not from "
 	       "cpu_khz (0)");
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex_on(UNPRIVILEGED, ARGV("-o", out_path, "true"));
 	tap_ok(status == 0 && fake_kernel->controls == 2 &&
 	       cpu->evntsel[3] == PERFCTR_SW_USR &&
@@ -1336,7 +1272,7 @@ static void test_arm64(void)
 	       "arm64, unprivileged: named :u, the figures paired, no "
 	       "complaint");
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex_on(UNPRIVILEGED, ARGV("-e", "cs,instructions:k",
 					      "true"));
 	tap_ok(status == 1 && fake_kernel->controls == 1 &&
@@ -1346,7 +1282,7 @@ static void test_arm64(void)
 			   "CAP_PERFMON ("),
 	       "arm64, unprivileged, -e instructions:k: the hint names it");
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex(ARGV("-e", "r1,r2,r3,r4,r5,r6,cycles,cache-misses",
 			     "true"));
 	tap_ok(status == 2 && !strcmp(slurp(err_path), "perfex: cache-misses: "
@@ -1357,7 +1293,7 @@ static void test_arm64(void)
 	       "arm64, more than the counters hold: a usage error");
 
 	/* perf and perfctr take turns on arm64 too. */
-	test_held_by_perf(&arm64, "arm64", (char []){ "instructions:u" });
+	test_held_by_perf(&arm64_pmuv3, "arm64", (char []){ "instructions:u" });
 
 	next_info = &arm64_timer;
 	status = perfex(ARGV("-e", "tsc,cycles:u", "true"));
@@ -1375,7 +1311,7 @@ static void test_arm64(void)
 	       !strstr(slurp(out_path), "cycles"),
 	       "arm64 timer: the software events and the timer");
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex(ARGV("-i"));
 	tap_ok(status == 0 && strstr(slurp(std_path),
 		"cpu_type         4 (arm64 PMUv3)\n"
@@ -1389,7 +1325,7 @@ static void test_arm64(void)
 		"nrmetrics        0\n"),
 	       "arm64, -i: the PMUv3 counters, the CPU clock 0 as it is");
 
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex(ARGV("-l"));
 	n = listed(names, 32);
 	tap_ok(status == 0 && n == 13 && strstr(slurp(std_path),
@@ -1397,7 +1333,7 @@ static void test_arm64(void)
 		"[Hardware event]\n       L1 data cache refills\n"),
 	       "-l, arm64: thirteen events, the PMUv3 ones");
 	for (i = 0; i < n && i < 32; i++) {
-		next_info = &arm64;
+		next_info = &arm64_pmuv3;
 		accepted += perfex(ARGV("-e", names[i], "-o", "/dev/null",
 					"true")) == 0;
 	}
@@ -1546,7 +1482,7 @@ static void test_topdown(void)
 	tap_ok(status == 1 && !strcmp(slurp(err_path), NO_TOPDOWN) &&
 	       fake_kernel->calls == 0,
 	       "--topdown, Intel without fixed counter 3: said plainly");
-	next_info = &arm64;
+	next_info = &arm64_pmuv3;
 	status = perfex(ARGV("--topdown", "-p", "1"));
 	tap_ok(status == 1 && !strcmp(slurp(err_path), NO_TOPDOWN) &&
 	       fake_kernel->calls == 0, "--topdown, arm64: said plainly");
@@ -1586,7 +1522,7 @@ static void test_topdown(void)
 
 static void test_info_list(void)
 {
-	struct perfctr_info old_abi = tsc_only;
+	struct perfctr_info old_abi = default_machine;
 	char names[32][64], want[512];
 	unsigned int i, n, accepted = 0;
 	int status;
