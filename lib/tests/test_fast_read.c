@@ -348,6 +348,20 @@ static void test_pmcs_wrap_at_width(void)
 	ret = read_ctrs(&page, &clock_all, &sum);
 	tap_is_int(ret, 0, "48-bit wrap: read succeeds");
 	tap_is_u64(sum.pmc[0], 7 + 0x300, "48-bit wrap: delta modulo 2^48");
+
+	/*
+	 * A 64-bit counter that counted 2^63 + 5 since its resume: the
+	 * difference is negative as a signed number, and is the count.
+	 */
+	setup(0, VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC, 1,
+	      100, 10, 200);
+	set_pmc(0, 3, 10, 7);
+	page.cpu_state.pmc[0].width = 64;
+	fake.pmc[3] = 10 + (1ull << 63) + 5;
+	ret = read_ctrs(&page, &clock_all, &sum);
+	tap_is_int(ret, 0, "64-bit, 2^63 + 5 counted: read succeeds");
+	tap_is_u64(sum.pmc[0], 7 + (1ull << 63) + 5,
+		   "64-bit, 2^63 + 5 counted: all of it");
 }
 
 /*

@@ -313,7 +313,8 @@ __vperfctr_topdown_now(__perfctr_pmc_fn rd, void *arg, __u64 map)
  */
 static __perfctr_always_inline int
 __vperfctr_hw_delta(int self, const struct perfctr_pmc_state *pmc,
-		    __u64 map, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
+		    __u64 map, __u64 start, __perfctr_pmc_fn rd, void *arg,
+		    __u64 *delta)
 {
 	__u64 now;
 
@@ -326,21 +327,18 @@ __vperfctr_hw_delta(int self, const struct perfctr_pmc_state *pmc,
 		now = __vperfctr_topdown_now(rd, arg, map);
 	else
 		now = rd(arg, map);
-	/* (now - start) mod 2^width, width being 1 to 64. */
-	*delta = (now - __perfctr_get(self, pmc->start)) &
-		 (~0ull >> (-__perfctr_get(self, pmc->width) & 63));
+	/*
+	 * (now - start) mod 2^width, width being 1 to 64.  Both are below
+	 * 2^width (the hardware reads no more, the kernel keeps start so),
+	 * so the difference is already that unless the counter wrapped
+	 * since its resume, which makes it negative: only then is the
+	 * width needed.
+	 */
+	now -= start;
+	if (__builtin_expect((__s64)now < 0, 0))
+		now &= ~0ull >> (-__perfctr_get(self, pmc->width) & 63);
+	*delta = now;
 	return 0;
-}
-
-/* Either, as the map says: for a counter live in live or live_clock. */
-static __perfctr_always_inline int
-__vperfctr_pmc_delta(const struct vperfctr_state *s, int self,
-		     const struct perfctr_pmc_state *pmc, __u64 map,
-		     __u64 now, __perfctr_pmc_fn rd, void *arg, __u64 *delta)
-{
-	if (__builtin_expect((map & PERFCTR_MAP_SOFTWARE) != 0, 0))
-		return __vperfctr_clock_delta(s, self, pmc, now, delta);
-	return __vperfctr_hw_delta(self, pmc, map, rd, arg, delta);
 }
 
 /*
@@ -391,7 +389,8 @@ vperfctr_page_read_pmc(const struct vperfctr_state *s, int self,
 	if ((live >> i) & 1) {
 		/* A hardware counter: live tells it from task-clock. */
 		if (__vperfctr_hw_delta(self, pmc, __perfctr_get(self, pmc->map),
-					rd, arg, &delta))
+					__perfctr_get(self, pmc->start), rd,
+					arg, &delta))
 			return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
 		v += delta;
 	} else if (__builtin_expect((__perfctr_get(self, s->live_clock) >> i) &
@@ -422,34 +421,53 @@ vperfctr_page_read_ctrs(const struct vperfctr_state *s, int self,
 			struct perfctr_sum_ctrs *sum)
 {
 	__u32 seq = __vperfctr_seq_begin(s, self);
-	__u64 live = __perfctr_get(self, s->live), now = 0, delta;
+	__u64 live = __perfctr_get(self, s->live), now = 0, v, delta;
 	__u32 clocks = __perfctr_get(self, s->live_clock);
-	unsigned int n = __perfctr_get(self, s->nrsums);
+	unsigned int n = __perfctr_get(self, s->nrsums), i;
 	const struct perfctr_pmc_state *pmc = s->cpu_state.pmc;
-	__u64 *out = sum->pmc;
-	/* Bits 32 on are flags: the loop never shifts that far. */
-	__u64 pmcs = live | clocks;
+	__u64 *out = sum->pmc, *end;
 
-	/* One TSC for the TSC and task-clock: a snapshot of one instant. */
-	if (pmcs)
+	/*
+	 * One TSC for the TSC and task-clock: a snapshot of one instant.
+	 * The owner reads it even when nothing runs, a test less; another
+	 * reader's clock may have no TSC to read.
+	 */
+	if (self || (live | clocks))
 		now = tsc(arg);
-	sum->tsc = __perfctr_get(self, s->cpu_state.tsc_sum);
+	v = __perfctr_get(self, s->cpu_state.tsc_sum);
 	if (live & VPERFCTR_LIVE_TSC)
-		sum->tsc += now - __perfctr_get(self, s->cpu_state.tsc_start);
+		v += now - __perfctr_get(self, s->cpu_state.tsc_start);
+	sum->tsc = v;
 	if (n > PERFCTR_MAX_NRCTRS || (live & VPERFCTR_LIVE_SYSCALL))
 		return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
-	for (; n; n--, pmc++, out++, pmcs >>= 1) {
-		__u64 v = __perfctr_get(self, pmc->sum);
+	/*
+	 * The sums, and the hardware counters' live part: bits 32 on of
+	 * live are flags, which the loop never shifts that far.
+	 */
+	for (end = out + n; out != end; pmc++, out++, live >>= 1) {
+		__u64 start = __perfctr_get(self, pmc->start);
 
-		if (pmcs & 1) {
-			if (__vperfctr_pmc_delta(s, self, pmc,
-						 __perfctr_get(self, pmc->map),
-						 now, rd, arg, &delta))
+		v = __perfctr_get(self, pmc->sum);
+		/* Both now, one load where the two pair (arm64's ldp). */
+		__asm__("" : "+r" (start));
+		if (live & 1) {
+			if (__vperfctr_hw_delta(self, pmc,
+						__perfctr_get(self, pmc->map),
+						start, rd, arg, &delta))
 				return __vperfctr_page_changed(s, seq, self) ?
 				       1 : -1;
 			v += delta;
 		}
 		*out = v;
+	}
+	/* Then task-clock's, which only counters below nrsums can be. */
+	for (; clocks; clocks &= clocks - 1) {
+		i = __builtin_ctz(clocks);
+		if (i >= n ||
+		    __vperfctr_clock_delta(s, self, &s->cpu_state.pmc[i], now,
+					   &delta))
+			return __vperfctr_page_changed(s, seq, self) ? 1 : -1;
+		sum->pmc[i] += delta;
 	}
 	return __vperfctr_page_changed(s, seq, self);
 }
