@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,10 +278,11 @@ TEST_F(overflow, task_clock_overflow_comes_after_ireset_ns)
  * An i-mode task-clock counter restarted by its signal handler, period
  * after period.  The handler notes the counter's sum at each overflow,
  * while the counters are stopped, and restarts them unless told to stop.
- * The signal is a real-time one, queued once per overflow: a standard
- * signal still pending when the next overflow comes (a restart from the
- * loop, then a period gone before the return to user mode) is sent once
- * for both, and the count of signals would not be that of overflows.
+ * The signal is a real-time one, queued once per notification.  The
+ * kernel sends one on the owner's way back to user mode for all the
+ * overflows flagged since the last: a restart from the spinning loop,
+ * then a whole period gone before the return to user mode (the virtual
+ * CPU held up by a busy host, say), is one signal for two overflows.
  */
 #define ITIMER_SIGNAL		(SIGRTMIN + 1)
 #define ITIMER_PERIOD_NS	1000000ll
@@ -393,14 +395,26 @@ static int itimer_run(bool iresume_while_running)
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * K signals for K periods: each overflow came after a whole period of
- * task-clock, none was lost (the last one came too), and on the whole no
- * period went by without one.
+ * task-clock, none was lost (the last one came too), and no period went
+ * by without one: the typical signal came less than half a period late.
+ * How late each came depends on the host (task-clock runs on while it
+ * holds the virtual CPU up, the timer fires when it lets it go), so the
+ * median of the periods is judged, not their sum; a timer armed for the
+ * wrong time moves every period, and the median with them.
  */
 static void itimer_check(struct __test_metadata *_metadata, int loop_resumed)
 {
-	int i, n = READ_ONCE(itimer.signals);
+	static __u64 gap[ITIMER_MAX_SIGNALS];
+	int i, n = READ_ONCE(itimer.signals), merged, long_gaps = 0;
 	__u64 final;
 
 	ASSERT_LE(0, loop_resumed) {
@@ -409,13 +423,28 @@ static void itimer_check(struct __test_metadata *_metadata, int loop_resumed)
 	ASSERT_LE(ITIMER_PERIODS + 1, n);
 	ASSERT_GE(ITIMER_MAX_SIGNALS, n);
 	ASSERT_EQ(0, itimer.resume_failed);
-	/* Every overflow but the last was restarted once, by someone. */
-	ASSERT_EQ(n - 1, itimer.resumed + loop_resumed);
 	ASSERT_TRUE(page_flag(itimer.page, VPERFCTR_STATE_OVERFLOW));
 	final = page_sum(itimer.page, 0);
 	ASSERT_EQ(final, itimer.sum[n - 1]);
 	ASSERT_LE((__u64)n * ITIMER_PERIOD_NS, final);
-	ASSERT_GT(2 * (__u64)n * ITIMER_PERIOD_NS, final);
+	gap[0] = itimer.sum[0];
+	for (i = 1; i < n; i++) {
+		gap[i] = itimer.sum[i] - itimer.sum[i - 1];
+		long_gaps += gap[i] >= 2 * (__u64)ITIMER_PERIOD_NS;
+	}
+	/*
+	 * Every overflow but the last was restarted once, by someone: one
+	 * signal each, but for those a restart by the loop left to merge
+	 * with the next, each of which spans two periods at least.
+	 */
+	merged = itimer.resumed + loop_resumed - (n - 1);
+	ASSERT_LE(0, merged);
+	ASSERT_GE(loop_resumed ? long_gaps : 0, merged);
+	qsort(gap, n, sizeof(gap[0]), cmp_u64);
+	ASSERT_GT((__u64)ITIMER_PERIOD_NS * 3 / 2, gap[n / 2]) {
+		TH_LOG("the median period was %llu ns",
+		       (unsigned long long)gap[n / 2]);
+	}
 	if (loop_resumed)
 		return;
 	/* Restarted by the handler only: each sum one period on at least. */

@@ -215,21 +215,29 @@ TEST_F(vperfctr, task_clock_grows_with_wall_time_while_spinning)
 	}
 }
 
+/*
+ * The least of three sleeps: a busy host holding the guest up around a
+ * sleep's system calls only adds to what it counts, while a task-clock
+ * that ran while asleep would count 300 ms in each.
+ */
 TEST_F(vperfctr, task_clock_stays_still_while_sleeping)
 {
 	struct vperfctr_control control;
 	struct perfctr_sum_ctrs before, after;
-	__u64 counted;
+	__u64 counted = ~0ull;
+	int i;
 
 	memset(&control, 0, sizeof(control));
 	add_amode(&control, SW_EVENT(TASK_CLOCK), 0);
 	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
 
-	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
-	sleep_ms(300);
-	ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
-
-	counted = after.pmc[0] - before.pmc[0];
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &before, NULL, NULL));
+		sleep_ms(300);
+		ASSERT_EQ(0, sys_vperfctr_read(self->fd, &after, NULL, NULL));
+		if (after.pmc[0] - before.pmc[0] < counted)
+			counted = after.pmc[0] - before.pmc[0];
+	}
 	ASSERT_LT(counted, 20000000ull) {
 		TH_LOG("%llu ns of task-clock in 300 ms of sleep",
 		       (unsigned long long)counted);
