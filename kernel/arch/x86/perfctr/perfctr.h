@@ -76,6 +76,7 @@ struct x86_perfctr_desc {
 
 /* A PMI whose overflow another PMI already handled: up to this long. */
 #define X86_PERFCTR_PMI_WINDOW	2	/* jiffies */
+unsigned long x86_perfctr_pmi_clock(void);
 
 const struct x86_perfctr_desc *x86_perfctr_active_desc(void);
 void x86_perfctr_detect(struct x86_perfctr_desc *desc,

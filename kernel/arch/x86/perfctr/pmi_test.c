@@ -5,10 +5,9 @@
  * when a PMI is its to claim.  The processors are those of test_cpus.c,
  * as detection describes them; their MSRs record what is written.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bitops.h>
-#include <linux/delay.h>
-#include <linux/jiffies.h>
 #include <linux/nmi.h>
 #include <linux/perfctr.h>
 #include <linux/preempt.h>
@@ -133,6 +132,17 @@ static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
 }
 
 /*
+ * The PMI window's clock, which only the tests move: a host that holds
+ * the guest up between two PMIs must not close the window between them.
+ */
+static unsigned long pmi_clock_now;
+
+static unsigned long pmi_clock(void)
+{
+	return pmi_clock_now;
+}
+
+/*
  * Counters disabled when their thread leaves the CPU are not taken for
  * overflowed, whatever they hold; a PMI they raised just before is
  * still claimed, within the window.
@@ -152,9 +162,7 @@ static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
 	arch_perfctr_disable(&c->state);
 	after_disable = x86_perfctr_ack_overflow();
 	late = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
-	preempt_enable();
-	msleep(jiffies_to_msecs(X86_PERFCTR_PMI_WINDOW + 1) + 1);
-	preempt_disable();
+	pmi_clock_now += X86_PERFCTR_PMI_WINDOW + 1;
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	preempt_enable();
 	give_back_counters(test);
@@ -201,7 +209,7 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 
 	/* Long after, an NMI with no overflow is someone else's. */
-	msleep(jiffies_to_msecs(X86_PERFCTR_PMI_WINDOW + 1) + 1);
+	pmi_clock_now += X86_PERFCTR_PMI_WINDOW + 1;
 	preempt_disable();
 	arm(test);
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
@@ -222,9 +230,18 @@ static struct kunit_case perfctr_x86_pmi_cases[] = {
 	{}
 };
 
+static int pmi_test_init(struct kunit *test)
+{
+	int err = x86_perfctr_test_init(test);
+
+	pmi_clock_now = 1000;
+	kunit_activate_static_stub(test, x86_perfctr_pmi_clock, pmi_clock);
+	return err;
+}
+
 static struct kunit_suite perfctr_x86_pmi_suite = {
 	.name = "perfctr_x86_pmi",
-	.init = x86_perfctr_test_init,
+	.init = pmi_test_init,
 	.test_cases = perfctr_x86_pmi_cases,
 };
 

@@ -64,12 +64,23 @@ struct x86_perfctr_pmi_window {
 
 static DEFINE_PER_CPU(struct x86_perfctr_pmi_window, x86_perfctr_pmi_window);
 
+/**
+ * x86_perfctr_pmi_clock - the clock of the PMI window
+ *
+ * Return: jiffies; the tests keep a clock of their own.
+ */
+unsigned long x86_perfctr_pmi_clock(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_pmi_clock);
+	return jiffies;
+}
+
 static void x86_perfctr_open_pmi_window(void)
 {
 	struct x86_perfctr_pmi_window *window =
 		this_cpu_ptr(&x86_perfctr_pmi_window);
 
-	window->end = jiffies + X86_PERFCTR_PMI_WINDOW;
+	window->end = x86_perfctr_pmi_clock() + X86_PERFCTR_PMI_WINDOW;
 	window->open = true;
 }
 
@@ -763,7 +774,8 @@ int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (!READ_ONCE(x86_perfctr_hw_users))
 		return NMI_DONE;
 	ovf = x86_perfctr_ack_overflow();
-	if (!ovf && (!window->open || time_after(jiffies, window->end)))
+	if (!ovf && (!window->open ||
+		     time_after(x86_perfctr_pmi_clock(), window->end)))
 		return NMI_DONE;
 	x86_perfctr_lvtpc_nmi();
 	if (ovf)
