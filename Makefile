@@ -31,6 +31,10 @@
 #   make bench-host
 #                  the library's fast reads on this machine, in TSC ticks,
 #                  next to a bare rdtsc (no perfctr kernel needed)
+#   make profile-arm64 [PROFILE=pp|fork]
+#                  where the bench kernel spends a pipe round trip's (or
+#                  a fork's) instructions, per function, with counters
+#                  and without, on the arm64 icount machine
 #   make patch     the git am-able patch series, in $(O)/patches; needs
 #                  only git, xz and the kernel tarball (or KERNEL_SRC)
 #   make kunit     the KUnit suites with the kernel's kunit.py and our
@@ -86,7 +90,7 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
-	initramfs-bench-arm64 bench-arm64 bench-host \
+	initramfs-bench-arm64 bench-arm64 bench-host profile-arm64 \
 	kernel-arm64 kernel-arm64-bench user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
@@ -369,6 +373,12 @@ bench-arm64: initramfs-bench-arm64
 		--log $(O)/bench-arm64.log $(KARM64_BENCH)/arch/arm64/boot/Image \
 		$(O)/initramfs-bench-arm64.cpio >/dev/null
 	@$(TOP)/scripts/bench-report $(O)/bench-arm64.log
+
+# A developer's tool: scripts/profile/README.
+PROFILE		?= pp
+profile-arm64: kernel-arm64-bench $(O)/arm64/busybox | deps-qemu-arm64
+	@$(TOP)/scripts/profile/profile-arm64 $(KARM64_BENCH) \
+		$(O)/arm64/busybox $(O)/profile $(PROFILE)
 
 check: | deps
 	@$(TOP)/scripts/check
