@@ -22,6 +22,7 @@
  * every step, so the root of a process tree sees every descendant.
  */
 #include <linux/atomic.h>
+#include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -48,8 +49,10 @@ void vperfctr_new_generation(struct vperfctr *perfctr, bool reset_children)
 	spin_lock(&perfctr->children_lock);
 	perfctr->inheritance_id = id;
 	perfctr->parent_id = 0;
-	if (reset_children)
+	if (reset_children) {
 		memset(&perfctr->children, 0, sizeof(perfctr->children));
+		perfctr->children_nrsums = 0;
+	}
 	spin_unlock(&perfctr->children_lock);
 }
 
@@ -85,13 +88,15 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 	return child;
 }
 
+/* Add the TSC sum and the first @n counter sums of @from to @to. */
 static void vperfctr_add_sums(struct perfctr_sum_ctrs *to,
-			      const struct perfctr_sum_ctrs *from)
+			      const struct perfctr_sum_ctrs *from,
+			      unsigned int n)
 {
 	unsigned int i;
 
 	to->tsc += from->tsc;
-	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++)
+	for (i = 0; i < n; i++)
 		to->pmc[i] += from->pmc[i];
 }
 
@@ -106,14 +111,25 @@ static void vperfctr_add_sums(struct perfctr_sum_ctrs *to,
  */
 void vperfctr_propagate(struct vperfctr *child)
 {
+	const struct perfctr_cpu_state *state = &child->kstate->cpu_state;
 	struct perfctr_sum_ctrs sums;
 	struct vperfctr *target;
+	unsigned int i, n;
 	u64 id;
 
-	vperfctr_get_sums(child, &sums);
+	/*
+	 * Only the first nrsums of the child's own sums, and the first
+	 * children_nrsums of its children sums, can be other than 0: a
+	 * fork of a control with few counters adds no more than those.
+	 */
 	spin_lock(&child->children_lock);
 	child->released = true;
-	vperfctr_add_sums(&sums, &child->children);
+	n = min(max(child->kstate->nrsums, child->children_nrsums),
+		PERFCTR_MAX_NRCTRS);
+	sums.tsc = state->tsc_sum;
+	for (i = 0; i < n; i++)
+		sums.pmc[i] = state->pmc[i].sum;
+	vperfctr_add_sums(&sums, &child->children, n);
 	spin_unlock(&child->children_lock);
 
 	id = child->parent_id;
@@ -128,7 +144,9 @@ void vperfctr_propagate(struct vperfctr *child)
 			return;
 		}
 		if (!target->released) {
-			vperfctr_add_sums(&target->children, &sums);
+			vperfctr_add_sums(&target->children, &sums, n);
+			target->children_nrsums = max(target->children_nrsums,
+						      n);
 			spin_unlock(&target->children_lock);
 			return;
 		}

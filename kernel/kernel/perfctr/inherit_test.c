@@ -13,10 +13,15 @@
 #include "internal.h"
 #include "test_helpers.h"
 
+/* Sums as counting leaves them: only the first nrsums are other than 0. */
 static void set_sums(struct vperfctr *perfctr, u64 tsc, u64 pmc0)
 {
-	perfctr->kstate->cpu_state.tsc_sum = tsc;
-	perfctr->kstate->cpu_state.pmc[0].sum = pmc0;
+	struct vperfctr_state *kstate = perfctr->kstate;
+
+	kstate->cpu_state.tsc_sum = tsc;
+	kstate->cpu_state.pmc[0].sum = pmc0;
+	if (pmc0 && !kstate->nrsums)
+		kstate->nrsums = 1;
 }
 
 static void inherited_state_has_control_and_zero_sums(struct kunit *test)
@@ -144,12 +149,47 @@ static void child_with_own_control_propagates_nothing(struct kunit *test)
 	vperfctr_put(child);
 }
 
+/*
+ * A state whose control now enables nothing keeps its children sums, and
+ * the children it had still propagate into them, past its own last
+ * counter with a sum: all of them reach the root.
+ */
+static void children_sums_past_own_sums_reach_root(struct kunit *test)
+{
+	struct vperfctr *root = vperfctr_test_ctx()->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr *child, *grandchild;
+	unsigned int i;
+
+	control->cpu_control.nractrs = 4;
+	for (i = 0; i < 4; i++)
+		sw_control(control, i, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	vperfctr_set_control(root, control);
+	child = vperfctr_inherit(root);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	grandchild = vperfctr_inherit(child);
+	KUNIT_ASSERT_NOT_NULL(test, grandchild);
+
+	grandchild->kstate->cpu_state.pmc[3].sum = 7;
+	vperfctr_propagate(grandchild);
+	KUNIT_EXPECT_EQ(test, child->children.pmc[3], 7);
+	/* Enabling nothing keeps the sums, all 0 here, and the id. */
+	vperfctr_set_control(child, new_control(test));
+	KUNIT_EXPECT_EQ(test, child->kstate->nrsums, 0);
+	vperfctr_propagate(child);
+	KUNIT_EXPECT_EQ(test, root->children.pmc[3], 7);
+	KUNIT_EXPECT_EQ(test, root->children_nrsums, 4);
+	vperfctr_put(grandchild);
+	vperfctr_put(child);
+}
+
 static struct kunit_case perfctr_inherit_cases[] = {
 	KUNIT_CASE(inherited_state_has_control_and_zero_sums),
 	KUNIT_CASE(propagation_adds_child_and_grandchildren),
 	KUNIT_CASE(late_grandchild_is_forwarded_to_root),
 	KUNIT_CASE(new_control_stops_propagation_and_clears_children),
 	KUNIT_CASE(child_with_own_control_propagates_nothing),
+	KUNIT_CASE(children_sums_past_own_sums_reach_root),
 	{}
 };
 

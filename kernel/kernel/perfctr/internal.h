@@ -70,8 +70,9 @@ struct vperfctr {
 	struct vperfctr_state		*kstate;
 	struct vperfctr_control		control;
 
-	spinlock_t			children_lock;	/* children, *_id, released */
+	spinlock_t			children_lock;	/* children*, *_id, released */
 	struct perfctr_sum_ctrs		children;
+	unsigned int			children_nrsums;
 	u64				inheritance_id;
 	bool				released;
 	struct vperfctr			*parent;
