@@ -126,6 +126,9 @@ void __perfctr_account_fault(struct vperfctr *perfctr,
 	unsigned long flags;
 	u32 ovf;
 
+	/* Most controls count no faults: interrupts stay as they are. */
+	if (!(perfctr->sw_events & events))
+		return;
 	local_irq_save(flags);
 	ovf = vperfctr_count_events(perfctr, events, mode, 1);
 	if (ovf && vperfctr_is_oncpu(perfctr))
