@@ -122,13 +122,13 @@ void __perfctr_account_fault(struct vperfctr *perfctr,
 	u32 events = BIT(PERFCTR_SW_PAGE_FAULTS) |
 		     BIT(major ? PERFCTR_SW_MAJOR_FAULTS :
 				 PERFCTR_SW_MINOR_FAULTS);
-	u32 mode = regs && user_mode(regs) ? PERFCTR_SW_USR : PERFCTR_SW_OS;
 	unsigned long flags;
-	u32 ovf;
+	u32 mode, ovf;
 
 	/* Most controls count no faults: interrupts stay as they are. */
 	if (!(perfctr->sw_events & events))
 		return;
+	mode = regs && user_mode(regs) ? PERFCTR_SW_USR : PERFCTR_SW_OS;
 	local_irq_save(flags);
 	ovf = vperfctr_count_events(perfctr, events, mode, 1);
 	if (ovf && vperfctr_is_oncpu(perfctr))
