@@ -126,10 +126,9 @@ void vperfctr_propagate(struct vperfctr *child)
 	child->released = true;
 	n = min(max(child->kstate->nrsums, child->children_nrsums),
 		PERFCTR_MAX_NRCTRS);
-	sums.tsc = state->tsc_sum;
+	sums.tsc = state->tsc_sum + child->children.tsc;
 	for (i = 0; i < n; i++)
-		sums.pmc[i] = state->pmc[i].sum;
-	vperfctr_add_sums(&sums, &child->children, n);
+		sums.pmc[i] = state->pmc[i].sum + child->children.pmc[i];
 	spin_unlock(&child->children_lock);
 
 	id = child->parent_id;
