@@ -33,12 +33,24 @@
 
 #include "perfctr.h"
 
-/* Interrupt-mode counters armed on this CPU, as PMINTENSET bits. */
-static DEFINE_PER_CPU(u32, pmuv3_imode_bits);
-/* Counters enabled on this CPU since they were last zeroed. */
-static DEFINE_PER_CPU(u32, pmuv3_dirty_bits);
-/* The claim this CPU's counters were last taken from perf for. */
-static DEFINE_PER_CPU(unsigned long, pmuv3_clean_gen);
+/**
+ * struct pmuv3_cpu - what the driver left in the counters of one CPU
+ * @imode:	interrupt-mode counters armed, as PMINTENSET_EL0 bits
+ * @enabled:	counters the last arch_perfctr_enable() started
+ * @dirty:	counters enabled since they were last zeroed
+ * @clean_gen:	the claim the counters were last taken from perf for
+ *
+ * Written with interrupts off on the CPU itself; the overflow interrupt
+ * reads @imode.
+ */
+struct pmuv3_cpu {
+	u32		imode;
+	u32		enabled;
+	u32		dirty;
+	unsigned long	clean_gen;
+};
+
+static DEFINE_PER_CPU(struct pmuv3_cpu, pmuv3_cpu);
 
 /* The event selector bits user space may set. */
 #define PMUV3_EVNTSEL_USER	(PERFCTR_ARM64_EVENT_MASK | \
@@ -271,7 +283,7 @@ void arch_perfctr_write_counter(u32 map, u64 value)
 VISIBLE_IF_KUNIT irqreturn_t pmuv3_overflow_irq(struct arm_pmu *armpmu)
 {
 	u32 ovf = pmuv3_read_reg(PMUV3_PMOVSCLR, 0) &
-		  this_cpu_read(pmuv3_imode_bits);
+		  this_cpu_ptr(&pmuv3_cpu)->imode;
 
 	if (!ovf)
 		return IRQ_NONE;
@@ -374,7 +386,7 @@ static u32 pmuv3_this_cpu_counters(void)
  *
  * Return: every counter of this CPU, as PMCNTENSET_EL0 bits.
  */
-static u32 pmuv3_take_cpu(unsigned long gen)
+static u32 pmuv3_take_cpu(struct pmuv3_cpu *cpu, unsigned long gen)
 {
 	u32 all = (u32)(BIT_ULL(pmuv3_this_cpu_counters()) - 1) |
 		  pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES);
@@ -383,8 +395,9 @@ static u32 pmuv3_take_cpu(unsigned long gen)
 	pmuv3_write_reg(PMUV3_PMINTENCLR, 0, all);
 	isb();
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, all);
-	__this_cpu_write(pmuv3_imode_bits, 0);
-	__this_cpu_write(pmuv3_clean_gen, gen);
+	cpu->imode = 0;
+	cpu->enabled = 0;
+	cpu->clean_gen = gen;
 	return all;
 }
 
@@ -400,14 +413,15 @@ static u64 pmuv3_pmcr(const struct pmuv3_desc *desc)
 
 /*
  * The filter bits for @evntsel.  A kernel running at EL2 (VHE) is counted
- * only with the EL2 inclusion bit, which follows the EL1 exclusion.
+ * only with the EL2 inclusion bit, which follows the EL1 exclusion:
+ * @el2 is that bit on such a kernel, else 0.
  */
-static u64 pmuv3_evtyper(u64 evntsel)
+static u64 pmuv3_evtyper(u64 evntsel, u64 el2)
 {
 	u64 type = evntsel & PMUV3_EVNTSEL_USER;
 
-	if (is_kernel_in_hyp_mode() && !(evntsel & PERFCTR_ARM64_EXCLUDE_EL1))
-		type |= ARMV8_PMU_INCLUDE_EL2;
+	if (!(evntsel & PERFCTR_ARM64_EXCLUDE_EL1))
+		type |= el2;
 	return type;
 }
 
@@ -426,8 +440,10 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			 const struct perfctr_cpu_control *control)
 {
 	const struct pmuv3_desc *desc = pmuv3_active_desc();
+	struct pmuv3_cpu *cpu = this_cpu_ptr(&pmuv3_cpu);
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u64 el2 = is_kernel_in_hyp_mode() ? ARMV8_PMU_INCLUDE_EL2 : 0;
 	u32 enable = 0, imode = 0;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
@@ -437,7 +453,7 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 
 		if (map & PERFCTR_MAP_SOFTWARE)
 			continue;
-		type = pmuv3_evtyper(control->evntsel[i]);
+		type = pmuv3_evtyper(control->evntsel[i], el2);
 		if (pmuv3_map_is_cycles(map))
 			pmuv3_write_reg(PMUV3_PMCCFILTR, 0,
 					type & ~(u64)PERFCTR_ARM64_EVENT_MASK);
@@ -449,8 +465,9 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 	}
 	if (imode)
 		pmuv3_write_reg(PMUV3_PMINTENSET, 0, imode);
-	__this_cpu_write(pmuv3_imode_bits, imode);
-	__this_cpu_or(pmuv3_dirty_bits, enable);
+	cpu->imode = imode;
+	cpu->enabled = enable;
+	cpu->dirty |= enable;
 	pmuv3_write_reg(PMUV3_PMCR, 0, pmuv3_pmcr(desc));
 	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
 	isb();
@@ -458,30 +475,25 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 
 /**
  * arch_perfctr_disable - stop the hardware counters of a state
- * @state: the counters
+ * @state: the counters, the last this CPU enabled
  *
  * The counters stop, their interrupts are disarmed and their overflow
  * flags cleared, so that the interrupt line drops and nothing stays armed
  * for the next thread on this CPU.  An overflow is not lost: the core
- * finds it from the counter's value.  Interrupts off.
+ * finds it from the counter's value.  Which counters run is what the last
+ * arch_perfctr_enable() on this CPU left: @state's.  Interrupts off.
  */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	u32 used = 0, imode;
+	struct pmuv3_cpu *cpu = this_cpu_ptr(&pmuv3_cpu);
+	u32 used = cpu->enabled, imode = cpu->imode;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
-	for (i = 0; i < nrctrs; i++) {
-		u32 map = state->pmc[i].map;
-
-		if (!(map & PERFCTR_MAP_SOFTWARE))
-			used |= pmuv3_map_bit(map);
-	}
 	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, used);
+	cpu->enabled = 0;
 	/* The overflow interrupt only reads the bits: no xchg needed. */
-	imode = __this_cpu_read(pmuv3_imode_bits);
 	if (imode) {
-		__this_cpu_write(pmuv3_imode_bits, 0);
+		cpu->imode = 0;
 		pmuv3_write_reg(PMUV3_PMINTENCLR, 0, imode);
 	}
 	isb();
@@ -512,17 +524,19 @@ bool arch_perfctr_has_user_read(void)
  */
 void arch_perfctr_user_read(bool allow)
 {
+	struct pmuv3_cpu *cpu;
 	unsigned long dirty, gen;
 	unsigned int bit;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
+		cpu = this_cpu_ptr(&pmuv3_cpu);
 		gen = READ_ONCE(pmuv3_claim_gen);
-		dirty = __this_cpu_read(pmuv3_dirty_bits);
-		__this_cpu_write(pmuv3_dirty_bits, 0);
+		dirty = cpu->dirty;
+		cpu->dirty = 0;
 		/* Granted before its counters are read and preset at resume. */
-		if (__this_cpu_read(pmuv3_clean_gen) != gen)
-			dirty = pmuv3_take_cpu(gen);
+		if (cpu->clean_gen != gen)
+			dirty = pmuv3_take_cpu(cpu, gen);
 		for_each_set_bit(bit, &dirty, 32)
 			arch_perfctr_write_counter(bit, 0);
 	}
