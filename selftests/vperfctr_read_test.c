@@ -255,6 +255,31 @@ TEST_F(vperfctr, mmap_one_page_read_only_shared_succeeds)
 	munmap(page, page_size());
 }
 
+/* A child's body: ENOMEM if nothing is mapped at @arg any more. */
+static int page_not_mapped(void *arg)
+{
+	if (!msync(arg, page_size(), MS_ASYNC))
+		return 0;
+	return errno;
+}
+
+/*
+ * The mapping is not copied at fork, as perf's are not: a child's
+ * counters are its own, and the page it would see is its parent's.
+ */
+TEST_F(vperfctr, child_does_not_inherit_the_mapping)
+{
+	const struct vperfctr_state *page = map_state(self->fd);
+
+	ASSERT_NE(NULL, page);
+	ASSERT_EQ(0, start_tsc(self->fd));
+	ASSERT_EQ(0, msync((void *)page, page_size(), MS_ASYNC));
+	ASSERT_EQ(ENOMEM, in_child(page_not_mapped, (void *)page));
+	/* The parent's mapping stays. */
+	ASSERT_EQ((__u32)VPERFCTR_STATE_MAGIC, READ_ONCE(page->magic));
+	unmap_state(page);
+}
+
 TEST_F(vperfctr, page_has_magic_and_abi_version)
 {
 	const struct vperfctr_state *page = map_state(self->fd);

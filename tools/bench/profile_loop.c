@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +27,11 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* TSC, the cycle counter (user mode) and task-clock, inherited. */
+/*
+ * What the bench counts: the TSC, the cycle counter (user mode),
+ * task-clock and user-mode page faults, inherited, with the state page
+ * mapped as libperfctr maps it.
+ */
 static void count(void)
 {
 	struct vperfctr_control c;
@@ -36,12 +41,17 @@ static void count(void)
 		die("vperfctr_open");
 	memset(&c, 0, sizeof(c));
 	c.cpu_control.tsc_on = 1;
-	c.cpu_control.nractrs = 2;
+	c.cpu_control.nractrs = 3;
 	c.cpu_control.pmc_map[0] = PERFCTR_MAP_ARM64_CYCLES;
 	c.cpu_control.evntsel[0] = 0x11 | PERFCTR_ARM64_EXCLUDE_EL1;
 	c.cpu_control.pmc_map[1] = PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK;
+	c.cpu_control.pmc_map[2] = PERFCTR_MAP_SOFTWARE | PERFCTR_SW_PAGE_FAULTS;
+	c.cpu_control.evntsel[2] = PERFCTR_SW_USR;
 	if (sys_vperfctr_control(fd, &c))
 		die("vperfctr_control");
+	if (mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0) ==
+	    MAP_FAILED)
+		die("mmap");
 }
 
 static void round_trips(int down, int up, long n)

@@ -205,6 +205,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	memset(perfctr->icount, 0, sizeof(perfctr->icount));
 
 	perfctr->clock_pmcs = 0;
+	perfctr->event_pmcs = 0;
 	perfctr->hw_pmcs = 0;
 	perfctr->restart_pmcs = 0;
 
@@ -234,6 +235,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
 			if (vperfctr_map_is_task_clock(map))
 				perfctr->clock_pmcs |= BIT(i);
+			else
+				perfctr->event_pmcs |= BIT(i);
 		} else {
 			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);

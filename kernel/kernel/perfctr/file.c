@@ -52,7 +52,11 @@ static int vperfctr_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* One page, read-only, at offset 0: the struct vperfctr_state. */
+/*
+ * One page, read-only, at offset 0: the struct vperfctr_state.  Not
+ * copied at fork, as perf's pages are not: a child counts in a state of
+ * its own, and the page would only show it its parent's.
+ */
 static int vperfctr_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct vperfctr *perfctr = file->private_data;
@@ -61,7 +65,7 @@ static int vperfctr_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
 	return vm_insert_page(vma, vma->vm_start,
 			      virt_to_page(perfctr->kstate));
 }

@@ -44,6 +44,7 @@
  * @nrhw:	how many of the control's counters are hardware counters
  * @sw_events:	bit mask of the software events the control counts
  * @clock_pmcs:	the control's task-clock counters
+ * @event_pmcs:	the control's other software counters, which count events
  * @hw_pmcs:	the control's hardware counters
  * @restart_pmcs: those of them that the driver restarts from zero at
  *		every resume (arch_perfctr_counter_restarts())
@@ -82,6 +83,7 @@ struct vperfctr {
 	u32				nrhw;
 	u32				sw_events;
 	u32				clock_pmcs;
+	u32				event_pmcs;
 	u32				hw_pmcs;
 	u32				restart_pmcs;
 	unsigned int			sample_ticks;

@@ -34,19 +34,21 @@ u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	/* The running ones: none while an overflow has the counters stopped. */
+	unsigned long pmcs = perfctr->event_pmcs &
+			     (BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
+	unsigned int i;
 	u32 ovf = 0;
 
-	if (!(perfctr->sw_events & events))
+	if (!(perfctr->sw_events & events) || !pmcs)
 		return 0;
 	vperfctr_write_begin(kstate);
-	for (i = 0; i < nrctrs; i++) {
+	for_each_set_bit(i, &pmcs, PERFCTR_MAX_NRCTRS) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u32 event = pmc->map & ~PERFCTR_MAP_SOFTWARE;
 		u64 evntsel = perfctr->control.cpu_control.evntsel[i];
 
-		if (!vperfctr_map_is_software(pmc->map) ||
-		    event == PERFCTR_SW_TASK_CLOCK || !(events & BIT(event)))
+		if (!(events & BIT(event)))
 			continue;
 		if (evntsel && !(evntsel & mode))
 			continue;
