@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -52,74 +51,8 @@ static int map_state(struct vperfctr *vperfctr)
 	return 0;
 }
 
-/*
- * The open handles, for fork().  The kernel does not copy a state page's
- * mapping into a child, as perf does not copy its own; and a handle the
- * child inherits names its parent's state, whose counts the counters of
- * the child's CPU are not.  So in the child every handle forgets its
- * page and reads through the system call.  The lock is held across
- * fork(), so the child finds the list whole.
- */
-static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct vperfctr *handles;
-static pthread_once_t handles_atfork_once = PTHREAD_ONCE_INIT;
-
-static void handles_before_fork(void)
-{
-	pthread_mutex_lock(&handles_lock);
-}
-
-static void handles_after_fork_parent(void)
-{
-	pthread_mutex_unlock(&handles_lock);
-}
-
-static void handles_after_fork_child(void)
-{
-	struct vperfctr *vperfctr;
-
-	for (vperfctr = handles; vperfctr; vperfctr = vperfctr->next) {
-		vperfctr->fast.own = &unreadable_page;
-		vperfctr->is_self = 0;
-		vperfctr->state = NULL;
-		vperfctr->map_size = 0;
-	}
-	pthread_mutex_unlock(&handles_lock);
-}
-
-static void handles_register_atfork(void)
-{
-	pthread_atfork(handles_before_fork, handles_after_fork_parent,
-		       handles_after_fork_child);
-}
-
-/* Only a handle with a mapped page needs to be on the list. */
-static void handles_add(struct vperfctr *vperfctr)
-{
-	pthread_once(&handles_atfork_once, handles_register_atfork);
-	pthread_mutex_lock(&handles_lock);
-	vperfctr->next = handles;
-	if (handles)
-		handles->prev = vperfctr;
-	handles = vperfctr;
-	pthread_mutex_unlock(&handles_lock);
-}
-
-static void handles_remove(struct vperfctr *vperfctr)
-{
-	pthread_mutex_lock(&handles_lock);
-	if (vperfctr->prev)
-		vperfctr->prev->next = vperfctr->next;
-	else if (handles == vperfctr)
-		handles = vperfctr->next;
-	if (vperfctr->next)
-		vperfctr->next->prev = vperfctr->prev;
-	vperfctr->prev = vperfctr->next = NULL;
-	pthread_mutex_unlock(&handles_lock);
-}
-
 /* A new handle on @fd, which the caller still owns if this fails. */
-struct vperfctr *vperfctr_wrap_fd(int fd, int is_self)
+static struct vperfctr *wrap_fd(int fd, int is_self)
 {
 	struct vperfctr *vperfctr;
 	int err;
@@ -136,8 +69,6 @@ struct vperfctr *vperfctr_wrap_fd(int fd, int is_self)
 		errno = err;
 		return NULL;
 	}
-	if (vperfctr->state)
-		handles_add(vperfctr);
 	return vperfctr;
 }
 
@@ -149,7 +80,7 @@ struct vperfctr *vperfctr_open_tid(int tid, int creat)
 	fd = vperfctr_open_fd(tid, creat);
 	if (fd < 0)
 		return NULL;
-	vperfctr = vperfctr_wrap_fd(fd, tid == 0 || tid == gettid());
+	vperfctr = wrap_fd(fd, tid == 0 || tid == gettid());
 	if (!vperfctr) {
 		err = errno;
 		/* Leave the thread as we found it. */
@@ -182,7 +113,7 @@ struct vperfctr *vperfctr_from_fd(int fd)
 		return NULL;
 	}
 	/* Whose state this is we cannot tell: assume not ours. */
-	return vperfctr_wrap_fd(fd, 0);
+	return wrap_fd(fd, 0);
 }
 
 void vperfctr_close(struct vperfctr *vperfctr)
@@ -191,7 +122,6 @@ void vperfctr_close(struct vperfctr *vperfctr)
 
 	if (!vperfctr)
 		return;
-	handles_remove(vperfctr);
 	if (vperfctr->state)
 		munmap((void *)vperfctr->state, vperfctr->map_size);
 	close(vperfctr->fd);

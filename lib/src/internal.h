@@ -20,15 +20,7 @@ struct vperfctr {
 	int is_self;
 	const struct vperfctr_state *state;	/* NULL: not mapped */
 	size_t map_size;
-	/* The list of open handles, which fork() must know (handle.c). */
-	struct vperfctr *prev, *next;
 };
-
-/*
- * handle.c: a handle on @fd, its page mapped if the kernel lets us; for
- * the library and its tests, not exported.
- */
-struct vperfctr *vperfctr_wrap_fd(int fd, int is_self);
 
 /* sys.c: the vperfctr_open system call, @tid and all. */
 int vperfctr_open_fd(int tid, int creat);

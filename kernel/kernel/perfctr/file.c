@@ -53,21 +53,57 @@ static int vperfctr_release(struct inode *inode, struct file *file)
 }
 
 /*
- * One page, read-only, at offset 0: the struct vperfctr_state.  Not
- * copied at fork, as perf's pages are not: a child counts in a state of
- * its own, and the page would only show it its parent's.
+ * What a child process sees through the mapping it inherited from its
+ * parent: not the parent's page, whose counts the counters of the CPU
+ * the child runs on are not, but one whose magic is 0 and whose seq is
+ * forever odd, as if the kernel never finished writing it.  A reader
+ * takes the counts from vperfctr_read() instead.
  */
+static struct vperfctr_state *vperfctr_foreign_page __ro_after_init;
+
+/*
+ * The page goes into the page table at the first touch, not at mmap():
+ * a fork copies the mapping without it.  The mapping remembers the mm it
+ * was made in; a copy into another mm forgets it.
+ */
+static void vperfctr_vm_open(struct vm_area_struct *vma)
+{
+	if (vma->vm_private_data != vma->vm_mm)
+		vma->vm_private_data = NULL;
+}
+
+static vm_fault_t vperfctr_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct vperfctr *perfctr = vma->vm_file->private_data;
+	struct page *page;
+
+	if (vma->vm_private_data)
+		page = virt_to_page(perfctr->kstate);
+	else
+		page = virt_to_page(vperfctr_foreign_page);
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct vperfctr_vm_ops = {
+	.open	= vperfctr_vm_open,
+	.fault	= vperfctr_vm_fault,
+};
+
+/* One page, read-only, at offset 0: the struct vperfctr_state. */
 static int vperfctr_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct vperfctr *perfctr = file->private_data;
-
 	if (vma->vm_pgoff != 0 || vma_pages(vma) != 1)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
-	return vm_insert_page(vma, vma->vm_start,
-			      virt_to_page(perfctr->kstate));
+	vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	/* Compared with, never followed. */
+	vma->vm_private_data = vma->vm_mm;
+	vma->vm_ops = &vperfctr_vm_ops;
+	return 0;
 }
 
 static const char *vperfctr_state_name(u32 flags, u32 cstatus)
@@ -165,6 +201,10 @@ static int __init vperfctrfs_init(void)
 	vperfctr_mnt = kern_mount(&vperfctrfs_type);
 	if (IS_ERR(vperfctr_mnt))
 		panic("vperfctrfs: kernel mount failed\n");
+	vperfctr_foreign_page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!vperfctr_foreign_page)
+		panic("vperfctrfs: no page for inherited mappings\n");
+	vperfctr_foreign_page->seq = 1;
 	return 0;
 }
 fs_initcall(vperfctrfs_init);
