@@ -206,6 +206,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 
 	perfctr->clock_pmcs = 0;
 	perfctr->event_pmcs = 0;
+	memset(perfctr->fault_pmcs, 0, sizeof(perfctr->fault_pmcs));
 	perfctr->hw_pmcs = 0;
 	perfctr->restart_pmcs = 0;
 
@@ -237,6 +238,9 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 				perfctr->clock_pmcs |= BIT(i);
 			else
 				perfctr->event_pmcs |= BIT(i);
+			vperfctr_add_fault_pmc(perfctr, i,
+					       map & ~PERFCTR_MAP_SOFTWARE,
+					       cc->evntsel[i]);
 		} else {
 			pmc->width = arch_perfctr_counter_width(map);
 			min_width = min(min_width, pmc->width);

@@ -119,18 +119,15 @@ void __perfctr_set_cpus_allowed(struct vperfctr *perfctr,
 void __perfctr_account_fault(struct vperfctr *perfctr,
 			     struct pt_regs *regs, bool major)
 {
-	u32 events = BIT(PERFCTR_SW_PAGE_FAULTS) |
-		     BIT(major ? PERFCTR_SW_MAJOR_FAULTS :
-				 PERFCTR_SW_MINOR_FAULTS);
+	bool user = regs && user_mode(regs);
 	unsigned long flags;
-	u32 mode, ovf;
+	u32 ovf;
 
 	/* Most controls count no faults: interrupts stay as they are. */
-	if (!(perfctr->sw_events & events))
+	if (!perfctr->fault_pmcs[!user][major])
 		return;
-	mode = regs && user_mode(regs) ? PERFCTR_SW_USR : PERFCTR_SW_OS;
 	local_irq_save(flags);
-	ovf = vperfctr_count_events(perfctr, events, mode, 1);
+	ovf = vperfctr_count_fault(perfctr, user, major);
 	if (ovf && vperfctr_is_oncpu(perfctr))
 		vperfctr_sample_checked(perfctr, ovf);
 	else if (ovf)

@@ -45,6 +45,8 @@
  * @sw_events:	bit mask of the software events the control counts
  * @clock_pmcs:	the control's task-clock counters
  * @event_pmcs:	the control's other software counters, which count events
+ * @fault_pmcs:	those that count a page fault, by the mode it happened in
+ *		(0: user, 1: kernel) and its kind (0: minor, 1: major)
  * @hw_pmcs:	the control's hardware counters
  * @restart_pmcs: those of them that the driver restarts from zero at
  *		every resume (arch_perfctr_counter_restarts())
@@ -84,6 +86,7 @@ struct vperfctr {
 	u32				sw_events;
 	u32				clock_pmcs;
 	u32				event_pmcs;
+	u32				fault_pmcs[2][2];
 	u32				hw_pmcs;
 	u32				restart_pmcs;
 	unsigned int			sample_ticks;
@@ -189,6 +192,9 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 			    unsigned int i, bool allow_kernel);
 u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 			  u64 n);
+u32 vperfctr_count_fault(struct vperfctr *perfctr, bool user, bool major);
+void vperfctr_add_fault_pmc(struct vperfctr *perfctr, unsigned int i,
+			    u32 event, u64 evntsel);
 
 static inline bool vperfctr_map_is_software(u32 map)
 {

@@ -19,6 +19,31 @@
 u32 vperfctr_time_mult __ro_after_init;
 u32 vperfctr_time_shift __ro_after_init;
 
+/* Count @n events into the running ones of counters @pmcs. */
+static u32 vperfctr_count_pmcs(struct vperfctr *perfctr, unsigned long pmcs,
+			       u64 n)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	u32 cstatus = state->cstatus;
+	unsigned int i;
+	u32 ovf = 0;
+
+	/* None run while an overflow has the counters stopped. */
+	pmcs &= BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1;
+	if (!pmcs)
+		return 0;
+	vperfctr_write_begin(kstate);
+	for_each_set_bit(i, &pmcs, PERFCTR_MAX_NRCTRS) {
+		state->pmc[i].sum += n;
+		if (vperfctr_is_imode(cstatus, i) &&
+		    vperfctr_icount_add(perfctr, i, n))
+			ovf |= BIT(i);
+	}
+	vperfctr_write_end(kstate);
+	return ovf;
+}
+
 /**
  * vperfctr_count_events - count software events of the owner
  * @perfctr: the owner's state, interrupts off
@@ -31,34 +56,38 @@ u32 vperfctr_time_shift __ro_after_init;
 u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 			  u64 n)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
-	u32 cstatus = state->cstatus;
-	/* The running ones: none while an overflow has the counters stopped. */
-	unsigned long pmcs = perfctr->event_pmcs &
-			     (BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
+	const u64 *evntsel = perfctr->control.cpu_control.evntsel;
+	unsigned long candidates = perfctr->event_pmcs, pmcs = 0;
 	unsigned int i;
-	u32 ovf = 0;
 
-	if (!(perfctr->sw_events & events) || !pmcs)
+	if (!(perfctr->sw_events & events))
 		return 0;
-	vperfctr_write_begin(kstate);
-	for_each_set_bit(i, &pmcs, PERFCTR_MAX_NRCTRS) {
-		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u32 event = pmc->map & ~PERFCTR_MAP_SOFTWARE;
-		u64 evntsel = perfctr->control.cpu_control.evntsel[i];
+	for_each_set_bit(i, &candidates, PERFCTR_MAX_NRCTRS) {
+		u32 event = perfctr->kstate->cpu_state.pmc[i].map &
+			    ~PERFCTR_MAP_SOFTWARE;
 
-		if (!(events & BIT(event)))
-			continue;
-		if (evntsel && !(evntsel & mode))
-			continue;
-		pmc->sum += n;
-		if (vperfctr_is_imode(cstatus, i) &&
-		    vperfctr_icount_add(perfctr, i, n))
-			ovf |= BIT(i);
+		if ((events & BIT(event)) &&
+		    (!evntsel[i] || (evntsel[i] & mode)))
+			pmcs |= BIT(i);
 	}
-	vperfctr_write_end(kstate);
-	return ovf;
+	return vperfctr_count_pmcs(perfctr, pmcs, n);
+}
+
+/**
+ * vperfctr_count_fault - count a page fault of the owner
+ * @perfctr: the owner's state, interrupts off
+ * @user: the fault happened in user mode
+ * @major: it needed I/O
+ *
+ * What vperfctr_count_events() counts for the fault, from the counters
+ * set aside for it when the control was set.
+ *
+ * Return: the mask of interrupt-mode counters that overflowed.
+ */
+u32 vperfctr_count_fault(struct vperfctr *perfctr, bool user, bool major)
+{
+	return vperfctr_count_pmcs(perfctr, perfctr->fault_pmcs[!user][major],
+				   1);
 }
 
 static bool vperfctr_sw_is_fault(u32 event)
@@ -66,6 +95,30 @@ static bool vperfctr_sw_is_fault(u32 event)
 	return event == PERFCTR_SW_PAGE_FAULTS ||
 	       event == PERFCTR_SW_MINOR_FAULTS ||
 	       event == PERFCTR_SW_MAJOR_FAULTS;
+}
+
+/**
+ * vperfctr_add_fault_pmc - set a counter aside for the faults it counts
+ * @perfctr: the state whose control is being set
+ * @i: the counter, a software one
+ * @event: its PERFCTR_SW_* event
+ * @evntsel: its mode bits
+ */
+void vperfctr_add_fault_pmc(struct vperfctr *perfctr, unsigned int i,
+			    u32 event, u64 evntsel)
+{
+	unsigned int user;
+
+	if (!vperfctr_sw_is_fault(event))
+		return;
+	for (user = 0; user < 2; user++) {
+		if (!(evntsel & (user ? PERFCTR_SW_USR : PERFCTR_SW_OS)))
+			continue;
+		if (event != PERFCTR_SW_MAJOR_FAULTS)
+			perfctr->fault_pmcs[!user][0] |= BIT(i);
+		if (event != PERFCTR_SW_MINOR_FAULTS)
+			perfctr->fault_pmcs[!user][1] |= BIT(i);
+	}
 }
 
 /* A software counter: a known event, its mode bits, its reset value. */

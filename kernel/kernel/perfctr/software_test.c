@@ -90,6 +90,59 @@ static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
 }
 
+/*
+ * A fault counts in the counters set aside for its mode and kind when the
+ * control was set, as vperfctr_count_events() counts it; one that no
+ * counter counts leaves the page alone.
+ */
+static void faults_count_in_their_own_counters(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	unsigned int i;
+	u64 sum;
+	u32 seq;
+
+	control->cpu_control.nractrs = 5;
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(control, 2, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
+	sw_control(control, 3, PERFCTR_SW_MAJOR_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	sw_control(control, 4, PERFCTR_SW_CONTEXT_SWITCHES, 0);
+	start_control(test, ctx->perfctr, control);
+
+	for (i = 0; i < 5; i++)
+		vperfctr_count_fault(ctx->perfctr, true, false);
+	for (i = 0; i < 2; i++)
+		vperfctr_count_fault(ctx->perfctr, false, false);
+	vperfctr_count_fault(ctx->perfctr, false, true);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 5);
+	KUNIT_EXPECT_EQ(test, state->pmc[2].sum, 2);
+	KUNIT_EXPECT_EQ(test, state->pmc[3].sum, 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[4].sum, 0);
+
+	/* Only user-mode minor faults now: a kernel-mode one counts nowhere. */
+	vperfctr_suspend(ctx->perfctr);
+	control = new_control(test);
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_USR);
+	start_control(test, ctx->perfctr, control);
+	seq = kstate->seq;
+	sum = state->pmc[0].sum;
+	KUNIT_EXPECT_EQ(test, vperfctr_count_fault(ctx->perfctr, false, false),
+			0);
+	KUNIT_EXPECT_EQ(test, vperfctr_count_fault(ctx->perfctr, true, true), 0);
+	KUNIT_EXPECT_EQ(test, kstate->seq, seq);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, sum);
+	vperfctr_count_fault(ctx->perfctr, true, false);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, sum + 1);
+}
+
 static void task_clock_counts_ns_on_cpu(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
@@ -120,6 +173,7 @@ static struct kunit_case perfctr_software_cases[] = {
 	KUNIT_CASE(check_control_validates_software_counters),
 	KUNIT_CASE(kernel_mode_faults_need_privilege),
 	KUNIT_CASE(fault_counters_count_by_mode_and_kind),
+	KUNIT_CASE(faults_count_in_their_own_counters),
 	KUNIT_CASE(task_clock_counts_ns_on_cpu),
 	{}
 };
