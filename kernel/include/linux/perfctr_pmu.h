@@ -36,8 +36,9 @@ struct cpumask;
  * @features:	PERFCTR_FEATURE_* flags
  * @cpu_khz:	core clock, the fastest rate at which cycles are counted;
  *		0 if the architecture does not tell it
- * @tsc_khz:	rate of the time-stamp counter (x86) or of the generic
- *		timer's virtual count (arm64)
+ * @tsc_khz:	rate at boot of the time-stamp counter (x86) or of the generic
+ *		timer's virtual count (arm64); arch_perfctr_tsc_khz() gives
+ *		the rate now
  *
  * Filled in once at boot by the driver and never changed afterwards.
  */
@@ -55,7 +56,9 @@ struct perfctr_pmu {
 };
 
 /*
- * Implemented by the architecture.  arch_perfctr_pmu(),
+ * Implemented by the architecture.  arch_perfctr_tsc_khz() is the TSC's
+ * rate now, in any context: x86 refines the rate it calibrated at boot
+ * (tsc_refine_calibration_work()).  arch_perfctr_pmu(),
  * arch_perfctr_check_counter(), arch_perfctr_check_control(),
  * arch_perfctr_counter_width(), arch_perfctr_counter_restarts(),
  * arch_perfctr_reserve(), arch_perfctr_release() and
@@ -75,6 +78,7 @@ struct perfctr_pmu {
  * reading it.
  */
 const struct perfctr_pmu *arch_perfctr_pmu(void);
+u32 arch_perfctr_tsc_khz(void);
 u64 arch_perfctr_read_tsc(void);
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel);

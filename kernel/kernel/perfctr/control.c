@@ -211,6 +211,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	perfctr->restart_pmcs = 0;
 
 	vperfctr_write_begin(kstate);
+	vperfctr_time_set(kstate);
 	state->cstatus = cstatus;
 	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	kstate->live = 0;

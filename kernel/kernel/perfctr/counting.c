@@ -98,7 +98,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 		u64 now, delta;
 
 		if (vperfctr_map_is_task_clock(pmc->map)) {
-			delta = vperfctr_tsc_to_ns(tsc - pmc->start);
+			delta = vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
 			pmc->sum += delta;
 			if (vperfctr_is_imode(cstatus, i) &&
 			    vperfctr_icount_add(perfctr, i, delta))
@@ -269,7 +269,7 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		u64 value = pmc->sum;
 
 		if (clocks & BIT(i))
-			value += vperfctr_tsc_to_ns(tsc - pmc->start);
+			value += vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
 		else if (hw & BIT(i))
 			value += (arch_perfctr_read_counter(pmc->map) -
 				  pmc->start) & vperfctr_width_mask(pmc->width);

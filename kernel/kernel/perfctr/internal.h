@@ -179,13 +179,16 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 unsigned int vperfctr_sample_interval(u32 width, u32 khz);
 
 /* software.c */
-extern u32 vperfctr_time_mult;
-extern u32 vperfctr_time_shift;
+void vperfctr_time_set(struct vperfctr_state *kstate);
 
-/* A TSC interval in ns, as user space computes it from the state page. */
-static inline u64 vperfctr_tsc_to_ns(u64 delta)
+/*
+ * A TSC interval in ns, with the factors of the page, as user space
+ * computes it.
+ */
+static inline u64 vperfctr_tsc_to_ns(const struct vperfctr_state *kstate,
+				     u64 delta)
 {
-	return mul_u64_u32_shr(delta, vperfctr_time_mult, vperfctr_time_shift);
+	return mul_u64_u32_shr(delta, kstate->time_mult, kstate->time_shift);
 }
 
 int vperfctr_check_software(const struct perfctr_cpu_control *cc,

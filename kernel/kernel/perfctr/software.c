@@ -15,9 +15,49 @@
 
 #include "internal.h"
 
-/* TSC ticks to ns, for task-clock: (ticks * mult) >> shift. */
-u32 vperfctr_time_mult __ro_after_init;
-u32 vperfctr_time_shift __ro_after_init;
+/*
+ * TSC ticks to ns, for task-clock: (ticks * mult) >> shift, mult in the
+ * low half, shift in the high, for the rate the TSC had when they were
+ * worked out: x86 may refine it after boot.  A page takes them when its
+ * control is set, and keeps them while it counts with them.
+ */
+static DEFINE_SPINLOCK(vperfctr_time_lock);
+static u64 vperfctr_time_factors;
+static u32 vperfctr_time_khz;	/* their rate: stored after them */
+
+static void vperfctr_time_update(u32 khz)
+{
+	u32 mult = 0, shift = 0;
+
+	/* Exact enough over 1000 s (10^6 ms) of ticks. */
+	if (khz)
+		clocks_calc_mult_shift(&mult, &shift, khz, NSEC_PER_MSEC,
+				       1000000);
+	spin_lock(&vperfctr_time_lock);
+	WRITE_ONCE(vperfctr_time_factors, (u64)shift << 32 | mult);
+	/* Pairs with the load in vperfctr_time_set(). */
+	smp_store_release(&vperfctr_time_khz, khz);
+	spin_unlock(&vperfctr_time_lock);
+}
+
+/**
+ * vperfctr_time_set - give a page the factors of the TSC's rate now
+ * @kstate: the page, inside its sequence count or not yet shown
+ *
+ * Both are 0 for a TSC of unknown rate.  Process context.
+ */
+void vperfctr_time_set(struct vperfctr_state *kstate)
+{
+	u32 khz = arch_perfctr_tsc_khz();
+	u64 factors;
+
+	/* Pairs with vperfctr_time_update(): the factors of this rate. */
+	if (khz != smp_load_acquire(&vperfctr_time_khz))
+		vperfctr_time_update(khz);
+	factors = READ_ONCE(vperfctr_time_factors);
+	kstate->time_mult = (u32)factors;
+	kstate->time_shift = factors >> 32;
+}
 
 /* Count @n events into the running ones of counters @pmcs. */
 static u32 vperfctr_count_pmcs(struct vperfctr *perfctr, unsigned long pmcs,
@@ -131,7 +171,7 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 
 	if (event < 1 || event > PERFCTR_SW_MAX)
 		return -EINVAL;
-	if (event == PERFCTR_SW_TASK_CLOCK && !vperfctr_time_mult)
+	if (event == PERFCTR_SW_TASK_CLOCK && !arch_perfctr_tsc_khz())
 		return -EINVAL;
 	if (vperfctr_sw_is_fault(event)) {
 		if (!evntsel ||
@@ -147,15 +187,3 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 		return -EACCES;
 	return 0;
 }
-
-/* TSC ticks to ns, exact enough over 1000 s (10^6 ms) of ticks. */
-static int __init vperfctr_time_init(void)
-{
-	u32 khz = arch_perfctr_pmu()->tsc_khz;
-
-	if (khz)
-		clocks_calc_mult_shift(&vperfctr_time_mult, &vperfctr_time_shift,
-				       khz, NSEC_PER_MSEC, 1000000);
-	return 0;
-}
-subsys_initcall(vperfctr_time_init);

@@ -6,6 +6,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/signal.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -164,9 +165,57 @@ static void task_clock_counts_ns_on_cpu(struct kunit *test)
 	vperfctr_suspend(ctx->perfctr);
 	on_cpu += 2000000;
 	KUNIT_EXPECT_NE(test, ctx->perfctr->kstate->time_mult, 0);
-	KUNIT_EXPECT_LE(test, state->pmc[0].sum - vperfctr_tsc_to_ns(on_cpu) +
-			1, 2);
-	KUNIT_EXPECT_LT(test, state->pmc[0].sum, vperfctr_tsc_to_ns(on_cpu * 2));
+	KUNIT_EXPECT_LE(test, state->pmc[0].sum -
+			vperfctr_tsc_to_ns(ctx->perfctr->kstate, on_cpu) + 1, 2);
+	KUNIT_EXPECT_LT(test, state->pmc[0].sum,
+			vperfctr_tsc_to_ns(ctx->perfctr->kstate, on_cpu * 2));
+}
+
+static u32 tsc_khz_for_test;
+
+static u32 fake_tsc_khz(void)
+{
+	return tsc_khz_for_test;
+}
+
+/*
+ * The TSC's rate refined after boot, as x86 does: a control set from then
+ * on converts with the new rate; one set before keeps the factors of its
+ * page, which user space converts with too.
+ */
+static void task_clock_follows_a_refined_tsc_rate(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	u64 sum;
+
+	kunit_activate_static_stub(test, arch_perfctr_tsc_khz, fake_tsc_khz);
+	tsc_khz_for_test = 1000000;		/* 1 GHz: a tick is 1 ns */
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
+	ctx->tsc = 1000;
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(kstate, 1000000), 1000000);
+
+	tsc_khz_for_test = 2000000;		/* refined: 2 GHz */
+	ctx->tsc += 4000;
+	vperfctr_suspend(ctx->perfctr);
+	vperfctr_resume(ctx->perfctr);
+	ctx->tsc += 4000;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8000);
+
+	/* A new control: the new rate, for the kernel and the page alike. */
+	start_control(test, ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(kstate, 1000000), 500000);
+	sum = state->pmc[0].sum;
+	ctx->tsc += 4000;
+	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum - sum, 2000);
+	KUNIT_EXPECT_EQ(test, mul_u64_u32_shr(4000, kstate->time_mult,
+					      kstate->time_shift), 2000);
 }
 
 static struct kunit_case perfctr_software_cases[] = {
@@ -174,6 +223,7 @@ static struct kunit_case perfctr_software_cases[] = {
 	KUNIT_CASE(kernel_mode_faults_need_privilege),
 	KUNIT_CASE(fault_counters_count_by_mode_and_kind),
 	KUNIT_CASE(faults_count_in_their_own_counters),
+	KUNIT_CASE(task_clock_follows_a_refined_tsc_rate),
 	KUNIT_CASE(task_clock_counts_ns_on_cpu),
 	{}
 };

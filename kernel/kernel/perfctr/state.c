@@ -127,8 +127,7 @@ struct vperfctr *vperfctr_alloc(void)
 	vperfctr_init_itimer(perfctr);
 	perfctr->kstate->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->kstate->abi_version = PERFCTR_ABI_VERSION;
-	perfctr->kstate->time_mult = vperfctr_time_mult;
-	perfctr->kstate->time_shift = vperfctr_time_shift;
+	vperfctr_time_set(perfctr->kstate);
 	return perfctr;
 }
 

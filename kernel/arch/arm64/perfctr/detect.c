@@ -58,6 +58,19 @@ const struct perfctr_pmu *arch_perfctr_pmu(void)
 	return &pmuv3_active_desc()->pmu;
 }
 
+/**
+ * arch_perfctr_tsc_khz - the rate of the generic timer's virtual count
+ *
+ * The timer is not the PMU's: its rate is the same whatever the PMU.
+ *
+ * Return: the rate in kHz, fixed since boot.
+ */
+u32 arch_perfctr_tsc_khz(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_tsc_khz);
+	return arch_timer_get_rate() / 1000;
+}
+
 static void pmuv3_set_timer_only(struct pmuv3_desc *desc)
 {
 	desc->pmu.name = "arm64 timer";

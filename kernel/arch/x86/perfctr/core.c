@@ -54,6 +54,20 @@ const struct perfctr_pmu *arch_perfctr_pmu(void)
 }
 
 /**
+ * arch_perfctr_tsc_khz - the rate of the time-stamp counter now
+ *
+ * tsc_khz, which the kernel refines after boot where its first
+ * calibration was a rough one.
+ *
+ * Return: the rate in kHz, 0 if unknown.
+ */
+u32 arch_perfctr_tsc_khz(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_tsc_khz);
+	return READ_ONCE(tsc_khz);
+}
+
+/**
  * arch_perfctr_read_tsc - read the time-stamp counter of this CPU
  *
  * Ordered against earlier loads, so the count a thread sees for a code
