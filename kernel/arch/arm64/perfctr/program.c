@@ -283,7 +283,7 @@ void arch_perfctr_write_counter(u32 map, u64 value)
 VISIBLE_IF_KUNIT irqreturn_t pmuv3_overflow_irq(struct arm_pmu *armpmu)
 {
 	u32 ovf = pmuv3_read_reg(PMUV3_PMOVSCLR, 0) &
-		  this_cpu_ptr(&pmuv3_cpu)->imode;
+		  this_cpu_read(pmuv3_cpu.imode);
 
 	if (!ovf)
 		return IRQ_NONE;
@@ -376,6 +376,7 @@ static u32 pmuv3_this_cpu_counters(void)
 
 /**
  * pmuv3_take_cpu - make this CPU's counters the driver's after a claim
+ * @cpu: the driver's record of this CPU's counters
  * @gen: the claim
  *
  * On the first grant of EL0 access since the counters were claimed from
@@ -440,13 +441,14 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
 			 const struct perfctr_cpu_control *control)
 {
 	const struct pmuv3_desc *desc = pmuv3_active_desc();
-	struct pmuv3_cpu *cpu = this_cpu_ptr(&pmuv3_cpu);
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 el2 = is_kernel_in_hyp_mode() ? ARMV8_PMU_INCLUDE_EL2 : 0;
 	u32 enable = 0, imode = 0;
+	struct pmuv3_cpu *cpu;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
+	cpu = this_cpu_ptr(&pmuv3_cpu);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = state->pmc[i].map;
 		u64 type;
@@ -485,10 +487,13 @@ void arch_perfctr_enable(const struct perfctr_cpu_state *state,
  */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
-	struct pmuv3_cpu *cpu = this_cpu_ptr(&pmuv3_cpu);
-	u32 used = cpu->enabled, imode = cpu->imode;
+	struct pmuv3_cpu *cpu;
+	u32 used, imode;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
+	cpu = this_cpu_ptr(&pmuv3_cpu);
+	used = cpu->enabled;
+	imode = cpu->imode;
 	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, used);
 	cpu->enabled = 0;
 	/* The overflow interrupt only reads the bits: no xchg needed. */
