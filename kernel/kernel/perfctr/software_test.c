@@ -58,6 +58,20 @@ static void kernel_mode_faults_need_privilege(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vperfctr_check_control(control, false), -EINVAL);
 }
 
+/*
+ * Counters 0 to 3: page faults in both modes, page faults in user mode,
+ * minor faults in kernel mode, major faults in both.
+ */
+static void fault_counters(struct vperfctr_control *control)
+{
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	sw_control(control, 2, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
+	sw_control(control, 3, PERFCTR_SW_MAJOR_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+}
+
 static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
@@ -69,12 +83,7 @@ static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 		       BIT(PERFCTR_SW_MAJOR_FAULTS);
 
 	control->cpu_control.nractrs = 4;
-	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS,
-		   PERFCTR_SW_USR | PERFCTR_SW_OS);
-	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	sw_control(control, 2, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
-	sw_control(control, 3, PERFCTR_SW_MAJOR_FAULTS,
-		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	fault_counters(control);
 	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->pmc[3].width, 64);
 
@@ -107,12 +116,7 @@ static void faults_count_in_their_own_counters(struct kunit *test)
 	u32 seq;
 
 	control->cpu_control.nractrs = 5;
-	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS,
-		   PERFCTR_SW_USR | PERFCTR_SW_OS);
-	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	sw_control(control, 2, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_OS);
-	sw_control(control, 3, PERFCTR_SW_MAJOR_FAULTS,
-		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	fault_counters(control);
 	sw_control(control, 4, PERFCTR_SW_CONTEXT_SWITCHES, 0);
 	start_control(test, ctx->perfctr, control);
 
