@@ -21,8 +21,7 @@ struct vperfctr;
 
 #include <linux/sched.h>
 
-void __perfctr_suspend_thread(struct vperfctr *perfctr);
-void __perfctr_resume_thread(struct vperfctr *perfctr);
+void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next);
 void __perfctr_sample_thread(struct vperfctr *perfctr);
 int __perfctr_copy_task(struct task_struct *child,
 			const struct kernel_clone_args *args);
@@ -35,22 +34,19 @@ void __perfctr_account_fault(struct vperfctr *perfctr,
 void __perfctr_drop_thread(struct task_struct *tsk);
 void __perfctr_notify_resume(struct vperfctr *perfctr);
 
-/* switch_to(): stop counting for the thread leaving the CPU. */
-static inline void perfctr_suspend_thread(struct task_struct *prev)
+/*
+ * switch_to(): stop counting for the thread leaving the CPU and start for
+ * the one entering it.  A switch between two threads without counters
+ * tests their two pointers, as a hook for each would.
+ */
+static inline void perfctr_switch_thread(struct task_struct *prev,
+					 struct task_struct *next)
 {
-	struct vperfctr *perfctr = prev->thread.perfctr;
+	struct vperfctr *out = prev->thread.perfctr;
+	struct vperfctr *in = next->thread.perfctr;
 
-	if (perfctr)
-		__perfctr_suspend_thread(perfctr);
-}
-
-/* switch_to(): start counting for the thread entering the CPU. */
-static inline void perfctr_resume_thread(struct task_struct *next)
-{
-	struct vperfctr *perfctr = next->thread.perfctr;
-
-	if (perfctr)
-		__perfctr_resume_thread(perfctr);
+	if (out || in)
+		__perfctr_switch_thread(out, in);
 }
 
 /*
@@ -132,8 +128,8 @@ static inline void perfctr_notify_resume(void)
 
 #else /* !CONFIG_PERFCTR */
 
-static inline void perfctr_suspend_thread(struct task_struct *prev) { }
-static inline void perfctr_resume_thread(struct task_struct *next) { }
+static inline void perfctr_switch_thread(struct task_struct *prev,
+					 struct task_struct *next) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline int perfctr_copy_task(struct task_struct *child,
 				    const struct kernel_clone_args *args)

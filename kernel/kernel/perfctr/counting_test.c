@@ -211,9 +211,9 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 	/* Stopped by an overflow, the owner may still read. */
 	local_irq_save(flags);
 	vperfctr_overflow(perfctr, 0);
-	__perfctr_resume_thread(perfctr);
+	__perfctr_switch_thread(NULL, perfctr);
 	on_resume = ctx->user_read;
-	__perfctr_suspend_thread(perfctr);
+	__perfctr_switch_thread(perfctr, NULL);
 	on_suspend = ctx->user_read;
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, on_resume, 1);
@@ -225,10 +225,73 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
 	calls = ctx->user_read_calls;
 	local_irq_save(flags);
-	__perfctr_resume_thread(perfctr);
-	__perfctr_suspend_thread(perfctr);
+	__perfctr_switch_thread(NULL, perfctr);
+	__perfctr_switch_thread(perfctr, NULL);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, ctx->user_read_calls, calls);
+}
+
+/*
+ * A switch between two threads that both read their counters in user
+ * mode leaves that right in place: the next one's resume gives it again,
+ * which has the driver clear the counters first, and nothing takes it
+ * away in between.  A switch to a thread that may not read, or to one
+ * without counters, takes it away.
+ */
+static void user_read_stays_between_two_reading_threads(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *reader = ctx->perfctr, *other, *sw_only;
+	struct vperfctr_control *control = new_control(test);
+	unsigned long flags;
+	int granted, kept, revoked, to_sw, to_none;
+	unsigned int calls, grant_calls, none_calls;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	other = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	sw_only = vperfctr_alloc();
+	if (!sw_only)
+		vperfctr_put(other);
+	KUNIT_ASSERT_NOT_NULL(test, sw_only);
+
+	control->cpu_control.nractrs = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(reader, control);
+	vperfctr_set_control(other, control);
+	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(sw_only, control);
+
+	local_irq_save(flags);
+	__perfctr_switch_thread(NULL, reader);
+	granted = ctx->user_read;
+	calls = ctx->user_read_calls;
+	__perfctr_switch_thread(reader, other);
+	kept = ctx->user_read;
+	grant_calls = ctx->user_read_calls - calls;
+	__perfctr_switch_thread(other, sw_only);
+	to_sw = ctx->user_read;
+	__perfctr_switch_thread(sw_only, reader);
+	calls = ctx->user_read_calls;
+	__perfctr_switch_thread(reader, NULL);
+	to_none = ctx->user_read;
+	none_calls = ctx->user_read_calls - calls;
+	revoked = to_sw == 0 && to_none == 0;
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, granted, 1);
+	/* One call, the grant: no revoke before it. */
+	KUNIT_EXPECT_EQ(test, kept, 1);
+	KUNIT_EXPECT_EQ(test, grant_calls, 1);
+	KUNIT_EXPECT_TRUE(test, revoked);
+	KUNIT_EXPECT_EQ(test, none_calls, 1);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(reader));
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(other));
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(sw_only));
+	vperfctr_put(sw_only);
+	vperfctr_put(other);
 }
 
 /*
@@ -383,7 +446,7 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	/* Allowed everywhere, forbidden nowhere: resumes. */
 	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
 	KUNIT_EXPECT_FALSE(test, perfctr->bad_cpus_allowed);
-	__perfctr_resume_thread(perfctr);
+	__perfctr_switch_thread(NULL, perfctr);
 	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(perfctr));
 	vperfctr_suspend(perfctr);
 
@@ -391,7 +454,7 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
 	KUNIT_EXPECT_TRUE(test, perfctr->bad_cpus_allowed);
 	calls = ctx->user_read_calls;
-	__perfctr_resume_thread(perfctr);
+	__perfctr_switch_thread(NULL, perfctr);
 	cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
 	local_irq_restore(flags);
 	/*
@@ -418,6 +481,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(hw_counter_delta_is_modular_at_counter_width),
 	KUNIT_CASE(hw_counter_wraps_at_48_bits),
 	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
+	KUNIT_CASE(user_read_stays_between_two_reading_threads),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -9,7 +9,6 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
-#include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -24,13 +23,15 @@ struct cpumask perfctr_cpus_forbidden_mask;
  * Interrupts are off: this is __switch_to().  User-mode reads of the
  * counters follow the thread, not its counters' state: they stay allowed
  * while an overflow has the counters stopped, so a reader that saw them
- * running a moment ago never faults.
+ * running a moment ago never faults.  They are not taken away when the
+ * next thread may read too (@next_reads): its resume gives them again,
+ * and clears what this thread counted first.
  */
-void __perfctr_suspend_thread(struct vperfctr *perfctr)
+static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads)
 {
 	u32 ovf;
 
-	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+	if ((perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
 		arch_perfctr_user_read(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
@@ -66,7 +67,7 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 	return true;
 }
 
-void __perfctr_resume_thread(struct vperfctr *perfctr)
+static void vperfctr_switch_in(struct vperfctr *perfctr)
 {
 	int cpu = smp_processor_id();
 	bool enabled = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
@@ -95,6 +96,24 @@ void __perfctr_resume_thread(struct vperfctr *perfctr)
 		vperfctr_resume(perfctr);
 }
 
+/*
+ * Whether @next may read its counters in user mode once it runs: a
+ * resume on a forbidden CPU takes that away again, and says so to the
+ * driver itself.
+ */
+static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
+{
+	return next && (next->kstate->flags & VPERFCTR_STATE_RDPMC);
+}
+
+void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
+{
+	if (prev)
+		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next));
+	if (next)
+		vperfctr_switch_in(next);
+}
+
 /* The timer tick, interrupts off: sample before a counter can wrap. */
 void __perfctr_sample_thread(struct vperfctr *perfctr)
 {
@@ -114,25 +133,6 @@ void __perfctr_set_cpus_allowed(struct vperfctr *perfctr,
 {
 	WRITE_ONCE(perfctr->bad_cpus_allowed,
 		   cpumask_intersects(new_mask, &perfctr_cpus_forbidden_mask));
-}
-
-void __perfctr_account_fault(struct vperfctr *perfctr,
-			     struct pt_regs *regs, bool major)
-{
-	bool user = regs && user_mode(regs);
-	unsigned long flags;
-	u32 ovf;
-
-	/* Most controls count no faults: interrupts stay as they are. */
-	if (!perfctr->fault_pmcs[!user][major])
-		return;
-	local_irq_save(flags);
-	ovf = vperfctr_count_fault(perfctr, user, major);
-	if (ovf && vperfctr_is_oncpu(perfctr))
-		vperfctr_sample_checked(perfctr, ovf);
-	else if (ovf)
-		vperfctr_overflow(perfctr, ovf);
-	local_irq_restore(flags);
 }
 
 /* On the way back to user mode: send what the hooks above could not. */

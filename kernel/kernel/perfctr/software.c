@@ -10,7 +10,9 @@
 #include <linux/clocksource.h>
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/irqflags.h>
 #include <linux/math64.h>
+#include <linux/ptrace.h>
 #include <linux/perfctr_pmu.h>
 
 #include "internal.h"
@@ -59,9 +61,12 @@ void vperfctr_time_set(struct vperfctr_state *kstate)
 	kstate->time_shift = factors >> 32;
 }
 
-/* Count @n events into the running ones of counters @pmcs. */
-static u32 vperfctr_count_pmcs(struct vperfctr *perfctr, unsigned long pmcs,
-			       u64 n)
+/*
+ * Count @n events into the running ones of counters @pmcs.  Inline: a
+ * page fault, counted at every one, costs no call more than the hook.
+ */
+static __always_inline u32 vperfctr_count_pmcs(struct vperfctr *perfctr,
+					       unsigned long pmcs, u64 n)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
@@ -128,6 +133,29 @@ u32 vperfctr_count_fault(struct vperfctr *perfctr, bool user, bool major)
 {
 	return vperfctr_count_pmcs(perfctr, perfctr->fault_pmcs[!user][major],
 				   1);
+}
+
+/*
+ * The page-fault hook, interrupts on: only a fault that a counter counts
+ * turns them off, to count it inside the page's sequence count.
+ */
+void __perfctr_account_fault(struct vperfctr *perfctr,
+			     struct pt_regs *regs, bool major)
+{
+	bool user = regs && user_mode(regs);
+	u32 pmcs = perfctr->fault_pmcs[!user][major];
+	unsigned long flags;
+	u32 ovf;
+
+	if (!pmcs)
+		return;
+	local_irq_save(flags);
+	ovf = vperfctr_count_pmcs(perfctr, pmcs, 1);
+	if (ovf && vperfctr_is_oncpu(perfctr))
+		vperfctr_sample_checked(perfctr, ovf);
+	else if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	local_irq_restore(flags);
 }
 
 static bool vperfctr_sw_is_fault(u32 event)

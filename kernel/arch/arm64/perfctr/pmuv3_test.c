@@ -517,13 +517,18 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx()->overflow_calls, 0);
 }
 
+/*
+ * PMCR_EL0 as a grant sets it to zero every counter at once: P for the
+ * event counters, C for the cycle counter.
+ */
+#define PMCR_ZERO	(PMCR_32 | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C)
+
 static void user_read_zeroes_used_counters(struct kunit *test)
 {
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write grant[] = {
-		{ PMUV3_PMEVCNTR, 2, 0 },
-		{ PMUV3_PMCCNTR, 0, 0 },
+		{ PMUV3_PMCR, 0, PMCR_ZERO },
 		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
 				      ARMV8_PMU_USERENR_CR },
 	};
@@ -594,13 +599,7 @@ static void first_grant_after_a_claim_takes_the_cpu(struct kunit *test)
 		{ PMUV3_PMCNTENCLR, 0, FAKE_ALL },
 		{ PMUV3_PMINTENCLR, 0, FAKE_ALL },
 		{ PMUV3_PMOVSCLR, 0, FAKE_ALL },
-		{ PMUV3_PMEVCNTR, 0, 0 },
-		{ PMUV3_PMEVCNTR, 1, 0 },
-		{ PMUV3_PMEVCNTR, 2, 0 },
-		{ PMUV3_PMEVCNTR, 3, 0 },
-		{ PMUV3_PMEVCNTR, 4, 0 },
-		{ PMUV3_PMEVCNTR, 5, 0 },
-		{ PMUV3_PMCCNTR, 0, 0 },
+		{ PMUV3_PMCR, 0, PMCR_ZERO },
 		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
 				      ARMV8_PMU_USERENR_CR },
 	};
@@ -622,8 +621,15 @@ static void first_grant_after_a_claim_takes_the_cpu(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	two_counters(&cc, &state);
 	enable_irqs_off(&state, &cc);
-	for (i = 0; i < ctx()->nr_writes; i++)
-		KUNIT_EXPECT_NE(test, ctx()->writes[i].reg, PMUV3_PMEVCNTR);
+	for (i = 0; i < ctx()->nr_writes; i++) {
+		const struct pmu_write *w = &ctx()->writes[i];
+
+		KUNIT_EXPECT_NE(test, w->reg, PMUV3_PMEVCNTR);
+		KUNIT_EXPECT_NE(test, w->reg, PMUV3_PMCCNTR);
+		if (w->reg == PMUV3_PMCR)
+			KUNIT_EXPECT_FALSE(test, w->value &
+					   (ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C));
+	}
 }
 
 static struct kunit_case pmuv3_test_cases[] = {

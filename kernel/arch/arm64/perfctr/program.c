@@ -523,15 +523,15 @@ bool arch_perfctr_has_user_read(void)
  * PMUSERENR_EL0.ER and .CR let EL0 read the event counters and the cycle
  * counter, and nothing else: no writes, no PMSELR_EL0, no software
  * increment.  EL0 may read every counter, not only the thread's own, so
- * the counters used on this CPU since they were last zeroed, by perf or
- * by another thread, are zeroed first: a thread sees no counts but its
- * own.  Interrupts off.
+ * if any counter was used on this CPU since they were last zeroed, by
+ * perf or by another thread, all are zeroed first, through PMCR_EL0.P
+ * and .C: a thread sees no counts but its own.  Interrupts off.
  */
 void arch_perfctr_user_read(bool allow)
 {
 	struct pmuv3_cpu *cpu;
-	unsigned long dirty, gen;
-	unsigned int bit;
+	unsigned long gen;
+	u32 dirty;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
 	if (allow) {
@@ -542,8 +542,18 @@ void arch_perfctr_user_read(bool allow)
 		/* Granted before its counters are read and preset at resume. */
 		if (cpu->clean_gen != gen)
 			dirty = pmuv3_take_cpu(cpu, gen);
-		for_each_set_bit(bit, &dirty, 32)
-			arch_perfctr_write_counter(bit, 0);
+		/*
+		 * None counts now, and none holds a count still to be read:
+		 * one write zeroes them all, however many were used.  The
+		 * resume that follows reads them, an indirect read of the
+		 * write: hence the isb.
+		 */
+		if (dirty) {
+			pmuv3_write_reg(PMUV3_PMCR, 0,
+					pmuv3_pmcr(pmuv3_active_desc()) |
+					ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+			isb();
+		}
 	}
 	pmuv3_write_reg(PMUV3_PMUSERENR, 0,
 			allow ? ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR : 0);
