@@ -5,9 +5,12 @@
  * 64-bit sums of the shared page, resume starts them again, and sample
  * does both without the thread noticing.  Every change to the page is
  * made inside its sequence count, so a reader never sees one half done.
+ * The context-switch hook lives here too, so that suspend and resume are
+ * inlined into it, and one clock read serves both.
  */
 #include <linux/bitops.h>
 #include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -15,6 +18,32 @@
 #include <linux/perfctr_pmu.h>
 
 #include "internal.h"
+
+/**
+ * struct vperfctr_now - the clock, read at most once for a switch
+ * @tsc:	its value
+ * @valid:	whether @tsc was read
+ */
+struct vperfctr_now {
+	u64	tsc;
+	bool	valid;
+};
+
+/*
+ * The counters that run under @cstatus: all the control's, or, while an
+ * overflow has them stopped, none.
+ */
+static u32 vperfctr_running(u32 cstatus)
+{
+	return (u32)(BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
+}
+
+/* Those of them that count in interrupt mode. */
+static u32 vperfctr_running_imode(u32 cstatus)
+{
+	return vperfctr_running(cstatus) &
+	       ~(u32)(BIT_ULL(perfctr_cstatus_nractrs(cstatus)) - 1);
+}
 
 /*
  * The clock that ends a running period, read once seq is odd and seen so
@@ -24,22 +53,26 @@
  * shrinks (but for an x86 TopDown metric, whose live share of the slots
  * may round lower as the slots grow).  The full barrier orders the store
  * of seq before the read of the clock, which no lighter barrier orders.
+ * A resume that follows starts from the same clock, so the time between
+ * them is no thread's and no time is lost at a sample.
  */
-static u64 vperfctr_read_tsc_after_begin(void)
+static u64 vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
 {
 	/* Pairs with the reader's clock read before its second seq load. */
 	mb();
-	return arch_perfctr_read_tsc();
+	now->tsc = arch_perfctr_read_tsc();
+	now->valid = true;
+	return now->tsc;
 }
 
-/*
- * Only the TSC and task-clock read the time-stamp counter: a thread that
- * counts just events does not pay for it at every switch.
- */
-static bool vperfctr_needs_tsc(const struct vperfctr *perfctr, u32 cstatus)
+/* The clock a resume starts from: the suspend's, else a fresh one. */
+static u64 vperfctr_now_tsc(struct vperfctr_now *now)
 {
-	return perfctr_cstatus_has_tsc(cstatus) ||
-	       (perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK));
+	if (!now->valid) {
+		now->tsc = arch_perfctr_read_tsc();
+		now->valid = true;
+	}
+	return now->tsc;
 }
 
 /*
@@ -64,23 +97,30 @@ static u64 vperfctr_live(const struct vperfctr *perfctr, u32 running)
 }
 
 /**
- * vperfctr_suspend - stop counting and fold the counts into the sums
+ * __vperfctr_suspend - stop counting and fold the counts into the sums
  * @perfctr: a state whose counters run on this CPU
+ * @now: where the clock that ends the period is left, if one is read
  *
- * A hardware counter adds what it counted since it was resumed, modulo
- * its width; an interrupt-mode one keeps its raw value to be reloaded on
- * resume.  Called with interrupts off on the owner's CPU.
+ * Only the TSC and task-clock read the clock: a thread that counts just
+ * events does not pay for it.  A hardware counter adds what it counted
+ * since it was resumed, modulo its width; an interrupt-mode one keeps its
+ * raw value to be reloaded on resume.  The other software counters' sums
+ * are current already.  Called with interrupts off on the owner's CPU.
  *
  * Return: the mask of interrupt-mode counters that overflowed.
  */
-u32 vperfctr_suspend(struct vperfctr *perfctr)
+static __always_inline u32
+__vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	u32 running = vperfctr_running(cstatus);
+	u32 imode = vperfctr_running_imode(cstatus);
+	u32 clocks = perfctr->clock_pmcs & running;
+	u32 hw = perfctr->hw_pmcs & running;
+	u32 ovf = 0, m;
 	u64 tsc = 0;
-	u32 ovf = 0;
 
 	/*
 	 * Armed only for an i-mode task-clock, on this CPU, whose interrupts
@@ -89,29 +129,29 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 	if (hrtimer_is_queued(&perfctr->itimer))
 		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
-	if (vperfctr_needs_tsc(perfctr, cstatus))
-		tsc = vperfctr_read_tsc_after_begin();
-	if (perfctr->nrhw && nrctrs)
-		arch_perfctr_disable(state);
-	for (i = 0; i < nrctrs; i++) {
+	if (perfctr_cstatus_has_tsc(cstatus) || clocks)
+		tsc = vperfctr_read_tsc_after_begin(now);
+	for (m = clocks; m; m &= m - 1) {
+		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u64 now, delta;
+		u64 delta = vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
 
-		if (vperfctr_map_is_task_clock(pmc->map)) {
-			delta = vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
-			pmc->sum += delta;
-			if (vperfctr_is_imode(cstatus, i) &&
-			    vperfctr_icount_add(perfctr, i, delta))
-				ovf |= BIT(i);
+		pmc->sum += delta;
+		if ((imode & BIT(i)) && vperfctr_icount_add(perfctr, i, delta))
+			ovf |= BIT(i);
+	}
+	if (hw)
+		arch_perfctr_disable(state);
+	for (m = hw; m; m &= m - 1) {
+		unsigned int i = __ffs(m);
+		struct perfctr_pmc_state *pmc = &state->pmc[i];
+		u64 hw_now = arch_perfctr_read_counter(pmc->map);
+
+		pmc->sum += (hw_now - pmc->start) &
+			    vperfctr_width_mask(pmc->width);
+		if (!(imode & BIT(i)))
 			continue;
-		}
-		if (vperfctr_map_is_software(pmc->map))
-			continue;
-		now = arch_perfctr_read_counter(pmc->map);
-		pmc->sum += (now - pmc->start) & vperfctr_width_mask(pmc->width);
-		if (!vperfctr_is_imode(cstatus, i))
-			continue;
-		pmc->start = now;
+		pmc->start = hw_now;
 		if (vperfctr_hw_overflowed(pmc))
 			ovf |= BIT(i);
 	}
@@ -125,66 +165,100 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 }
 
 /**
- * vperfctr_resume - start counting from the current hardware values
+ * vperfctr_suspend - stop counting and fold the counts into the sums
+ * @perfctr: a state whose counters run on this CPU
+ *
+ * __vperfctr_suspend(), its clock not used again.
+ *
+ * Return: the mask of interrupt-mode counters that overflowed.
+ */
+u32 vperfctr_suspend(struct vperfctr *perfctr)
+{
+	struct vperfctr_now now = {};
+
+	return __vperfctr_suspend(perfctr, &now);
+}
+
+/**
+ * __vperfctr_resume - start counting from the current hardware values
  * @perfctr: a state with enabled counters, owned by the current thread
+ * @now: the clock the period starts from, read here if no suspend just
+ *	read it
  *
  * Accumulation-mode hardware counters start from whatever the hardware
  * holds, or from zero if the driver restarts them; interrupt-mode ones
  * are loaded with their saved value, so they overflow after the events
  * still due.  Called with interrupts off on the owner's CPU.
  */
-void vperfctr_resume(struct vperfctr *perfctr)
+static __always_inline void
+__vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
-	u64 tsc, itimer_ns;
-	u32 running;
+	u32 running = vperfctr_running(cstatus);
+	u32 imode = vperfctr_running_imode(cstatus);
+	u32 clocks = perfctr->clock_pmcs & running;
+	u32 hw = perfctr->hw_pmcs & running;
+	u64 tsc = 0, itimer_ns;
+	u32 m;
 
-	tsc = vperfctr_needs_tsc(perfctr, cstatus) ? arch_perfctr_read_tsc() : 0;
+	if (perfctr_cstatus_has_tsc(cstatus) || clocks)
+		tsc = vperfctr_now_tsc(now);
 	vperfctr_write_begin(kstate);
 	if (perfctr_cstatus_has_tsc(cstatus))
 		state->tsc_start = tsc;
-	for (i = 0; i < nrctrs; i++) {
+	for (m = clocks; m; m &= m - 1)
+		state->pmc[__ffs(m)].start = tsc;
+	for (m = hw; m; m &= m - 1) {
+		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 
-		if (vperfctr_map_is_task_clock(pmc->map))
-			pmc->start = tsc;
-		else if (vperfctr_map_is_software(pmc->map))
-			continue;
-		else if (vperfctr_is_imode(cstatus, i))
+		if (imode & BIT(i))
 			arch_perfctr_write_counter(pmc->map, pmc->start);
 		else if (perfctr->restart_pmcs & BIT(i))
 			pmc->start = 0;	/* arch_perfctr_enable() zeroes it */
 		else
 			pmc->start = arch_perfctr_read_counter(pmc->map);
 	}
-	if (perfctr->nrhw && nrctrs)
+	if (hw)
 		arch_perfctr_enable(state, &perfctr->control.cpu_control);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
-	running = BIT_ULL(nrctrs) - 1;
 	kstate->live = vperfctr_live(perfctr, running);
-	kstate->live_clock = perfctr->clock_pmcs & running;
+	kstate->live_clock = clocks;
 	vperfctr_write_end(kstate);
 
 	/* Only an i-mode task-clock has a timer to arm. */
-	itimer_ns = perfctr_cstatus_nrictrs(cstatus) ?
-		vperfctr_itimer_ns(perfctr) : 0;
+	itimer_ns = imode ? vperfctr_itimer_ns(perfctr) : 0;
 	if (itimer_ns)
 		hrtimer_start(&perfctr->itimer, ns_to_ktime(itimer_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	perfctr->ticks_left = perfctr->sample_ticks;
 }
 
+/**
+ * vperfctr_resume - start counting from the current hardware values
+ * @perfctr: a state with enabled counters, owned by the current thread
+ *
+ * __vperfctr_resume() from a clock read now.
+ */
+void vperfctr_resume(struct vperfctr *perfctr)
+{
+	struct vperfctr_now now = {};
+
+	__vperfctr_resume(perfctr, &now);
+}
+
 /* Suspend, handle an overflow, and resume what is still enabled. */
 void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf)
 {
-	ovf |= vperfctr_suspend(perfctr);
+	struct vperfctr_now now = {};
+
+	ovf |= __vperfctr_suspend(perfctr, &now);
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
 	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		vperfctr_resume(perfctr);
+		__vperfctr_resume(perfctr, &now);
 }
 
 /**
@@ -275,4 +349,108 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 				  pmc->start) & vperfctr_width_mask(pmc->width);
 		sum->pmc[i] = value;
 	}
+}
+
+/*
+ * Interrupts are off: this is __switch_to().  User-mode reads of the
+ * counters follow the thread, not its counters' state: they stay allowed
+ * while an overflow has the counters stopped, so a reader that saw them
+ * running a moment ago never faults.  They are not taken away when the
+ * next thread may read too (@next_reads): its resume gives them again,
+ * and clears what this thread counted first.
+ */
+static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
+				struct vperfctr_now *now)
+{
+	u32 ovf;
+
+	if ((perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
+		arch_perfctr_user_read(false);
+	if (!vperfctr_is_oncpu(perfctr))
+		return;
+	ovf = __vperfctr_suspend(perfctr, now);
+	/* Tested here too: most controls do not count switches. */
+	if (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES))
+		ovf |= vperfctr_count_events(perfctr,
+					     BIT(PERFCTR_SW_CONTEXT_SWITCHES),
+					     0, 1);
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+}
+
+/*
+ * Resuming on a forbidden CPU stops the counters, and user-mode reads of
+ * them: the hardware there cannot count what the control asks for.
+ */
+static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
+{
+	struct vperfctr_state *kstate = perfctr->kstate;
+
+	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
+	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
+		return false;
+	if (kstate->flags & VPERFCTR_STATE_RDPMC)
+		arch_perfctr_user_read(false);
+	vperfctr_write_begin(kstate);
+	kstate->cpu_state.cstatus = 0;
+	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	vperfctr_write_end(kstate);
+	WRITE_ONCE(perfctr->pending_sigill, true);
+	vperfctr_notify_owner(perfctr);
+	return true;
+}
+
+static void vperfctr_switch_in(struct vperfctr *perfctr,
+			       struct vperfctr_now *now)
+{
+	int cpu = smp_processor_id();
+	bool enabled = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
+	u32 ovf = 0;
+
+	/*
+	 * Not a word to the counters of a CPU that cannot count: they may
+	 * lack some of the registers the driver clears for user reads.
+	 */
+	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
+		return;
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+		arch_perfctr_user_read(true);
+	if (!enabled)
+		return;
+	if (perfctr->last_cpu != cpu) {
+		if (perfctr->last_cpu >= 0)
+			ovf = vperfctr_count_events(perfctr,
+						    BIT(PERFCTR_SW_CPU_MIGRATIONS),
+						    0, 1);
+		perfctr->last_cpu = cpu;
+	}
+	if (ovf)
+		vperfctr_overflow(perfctr, ovf);
+	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		__vperfctr_resume(perfctr, now);
+}
+
+/*
+ * Whether @next may read its counters in user mode once it runs: a
+ * resume on a forbidden CPU takes that away again, and says so to the
+ * driver itself.
+ */
+static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
+{
+	return next && (next->kstate->flags & VPERFCTR_STATE_RDPMC);
+}
+
+/*
+ * The incoming thread's counters start from the clock at which the
+ * outgoing thread's stopped: one read of it for both.
+ */
+void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
+{
+	struct vperfctr_now now = {};
+
+	if (prev)
+		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next),
+				    &now);
+	if (next)
+		vperfctr_switch_in(next, &now);
 }

@@ -295,6 +295,49 @@ static void user_read_stays_between_two_reading_threads(struct kunit *test)
 }
 
 /*
+ * A switch between two threads that count time reads the clock once: the
+ * outgoing thread's period ends where the incoming one's begins.  A
+ * switch with counters on one side only reads it once too.
+ */
+static void switch_reads_the_clock_once(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *first = ctx->perfctr, *second;
+	struct vperfctr_control control;
+	unsigned long flags;
+	unsigned int in_reads, between_reads, out_reads;
+
+	second = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	tsc_control(&control, 1);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
+	vperfctr_set_control(first, &control);
+	vperfctr_set_control(second, &control);
+
+	local_irq_save(flags);
+	ctx->tsc = 100;
+	ctx->tsc_reads = 0;
+	__perfctr_switch_thread(NULL, first);
+	in_reads = ctx->tsc_reads;
+	ctx->tsc = 400;
+	__perfctr_switch_thread(first, second);
+	between_reads = ctx->tsc_reads - in_reads;
+	ctx->tsc = 1000;
+	__perfctr_switch_thread(second, NULL);
+	out_reads = ctx->tsc_reads - in_reads - between_reads;
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, in_reads, 1);
+	KUNIT_EXPECT_EQ(test, between_reads, 1);
+	KUNIT_EXPECT_EQ(test, out_reads, 1);
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 300);
+	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.tsc_sum, 600);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
+	vperfctr_put(second);
+}
+
+/*
  * The page's live words name exactly what a reader computes live: the
  * TSC and hardware counters in live, task-clock in live_clock, while
  * they run; nothing once suspended, and only the TSC once an
@@ -482,6 +525,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(hw_counter_wraps_at_48_bits),
 	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
 	KUNIT_CASE(user_read_stays_between_two_reading_threads),
+	KUNIT_CASE(switch_reads_the_clock_once),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -2,9 +2,9 @@
 /*
  * Virtual per-process performance counters: the thread hooks.  The inline
  * wrappers in <linux/perfctr.h> call these only for a thread that has
- * counters: at every context switch, at the timer tick, on an affinity
- * change, on a page fault, on the way back to user mode, at fork, exit,
- * reaping and a privileged exec.
+ * counters: at the timer tick, on an affinity change, on the way back to
+ * user mode, at fork, exit, reaping and a privileged exec.  The context
+ * switch's is in counting.c, the page fault's in software.c.
  */
 #include <linux/bits.h>
 #include <linux/cpumask.h>
@@ -18,101 +18,6 @@
 #include "internal.h"
 
 struct cpumask perfctr_cpus_forbidden_mask;
-
-/*
- * Interrupts are off: this is __switch_to().  User-mode reads of the
- * counters follow the thread, not its counters' state: they stay allowed
- * while an overflow has the counters stopped, so a reader that saw them
- * running a moment ago never faults.  They are not taken away when the
- * next thread may read too (@next_reads): its resume gives them again,
- * and clears what this thread counted first.
- */
-static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads)
-{
-	u32 ovf;
-
-	if ((perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
-		arch_perfctr_user_read(false);
-	if (!vperfctr_is_oncpu(perfctr))
-		return;
-	ovf = vperfctr_suspend(perfctr);
-	/* Tested here too: most controls do not count switches. */
-	if (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES))
-		ovf |= vperfctr_count_events(perfctr,
-					     BIT(PERFCTR_SW_CONTEXT_SWITCHES),
-					     0, 1);
-	if (ovf)
-		vperfctr_overflow(perfctr, ovf);
-}
-
-/*
- * Resuming on a forbidden CPU stops the counters, and user-mode reads of
- * them: the hardware there cannot count what the control asks for.
- */
-static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
-{
-	struct vperfctr_state *kstate = perfctr->kstate;
-
-	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
-	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
-		return false;
-	if (kstate->flags & VPERFCTR_STATE_RDPMC)
-		arch_perfctr_user_read(false);
-	vperfctr_write_begin(kstate);
-	kstate->cpu_state.cstatus = 0;
-	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
-	vperfctr_write_end(kstate);
-	WRITE_ONCE(perfctr->pending_sigill, true);
-	vperfctr_notify_owner(perfctr);
-	return true;
-}
-
-static void vperfctr_switch_in(struct vperfctr *perfctr)
-{
-	int cpu = smp_processor_id();
-	bool enabled = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
-	u32 ovf = 0;
-
-	/*
-	 * Not a word to the counters of a CPU that cannot count: they may
-	 * lack some of the registers the driver clears for user reads.
-	 */
-	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
-		return;
-	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-		arch_perfctr_user_read(true);
-	if (!enabled)
-		return;
-	if (perfctr->last_cpu != cpu) {
-		if (perfctr->last_cpu >= 0)
-			ovf = vperfctr_count_events(perfctr,
-						    BIT(PERFCTR_SW_CPU_MIGRATIONS),
-						    0, 1);
-		perfctr->last_cpu = cpu;
-	}
-	if (ovf)
-		vperfctr_overflow(perfctr, ovf);
-	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		vperfctr_resume(perfctr);
-}
-
-/*
- * Whether @next may read its counters in user mode once it runs: a
- * resume on a forbidden CPU takes that away again, and says so to the
- * driver itself.
- */
-static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
-{
-	return next && (next->kstate->flags & VPERFCTR_STATE_RDPMC);
-}
-
-void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
-{
-	if (prev)
-		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next));
-	if (next)
-		vperfctr_switch_in(next);
-}
 
 /* The timer tick, interrupts off: sample before a counter can wrap. */
 void __perfctr_sample_thread(struct vperfctr *perfctr)

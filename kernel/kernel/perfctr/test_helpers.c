@@ -19,7 +19,10 @@ struct vperfctr_test_ctx *vperfctr_test_ctx(void)
 
 static u64 fake_read_tsc(void)
 {
-	return vperfctr_test_ctx()->tsc;
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+
+	ctx->tsc_reads++;
+	return ctx->tsc;
 }
 
 int vperfctr_test_init(struct kunit *test)

@@ -14,6 +14,7 @@ struct vperfctr;
 struct vperfctr_test_ctx {
 	struct vperfctr *perfctr;
 	u64 tsc;
+	unsigned int tsc_reads;
 	u64 hw[4];
 	u32 width;
 	u32 restarts;		/* bit m: counter m restarts at enable */
