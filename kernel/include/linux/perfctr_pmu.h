@@ -55,6 +55,40 @@ struct perfctr_pmu {
 	u32		tsc_khz;
 };
 
+/**
+ * struct perfctr_plan_write - one register write of a plan
+ * @reg:	which register, in the driver's numbering
+ * @value:	what is written to it
+ */
+struct perfctr_plan_write {
+	u32	reg;
+	u64	value;
+};
+
+/**
+ * struct perfctr_plan - how the driver starts a control's hardware counters
+ * @nr:		how many entries of @write are used
+ * @flags:	the driver's
+ * @enable:	the driver's bits of the counters it starts
+ * @imode:	the driver's bits of those that count in interrupt mode
+ * @config:	a value the driver writes once for all the counters
+ * @write:	the registers the driver writes one by one, one at most for
+ *		each hardware counter of the control
+ *
+ * arch_perfctr_prepare() computes it once, when the control is set, from
+ * the control alone; arch_perfctr_enable() writes it at every resume, as
+ * perf computes an event's hw_perf_event.config once and writes it at
+ * every enable.  Its meaning is the driver's.
+ */
+struct perfctr_plan {
+	u32				nr;
+	u32				flags;
+	u64				enable;
+	u64				imode;
+	u64				config;
+	struct perfctr_plan_write	write[PERFCTR_MAX_NRCTRS];
+};
+
 /*
  * Implemented by the architecture.  arch_perfctr_tsc_khz() is the TSC's
  * rate now, in any context: x86 refines the rate it calibrated at boot
@@ -69,9 +103,15 @@ struct perfctr_pmu {
  * every control with hardware counters.  arch_perfctr_user_read() lets
  * the thread about to run on this CPU read its counters in user mode, or
  * takes that away again; it is called only when
- * arch_perfctr_has_user_read() said yes when the control was set.
+ * arch_perfctr_has_user_read() said yes when the control was set.  Once
+ * it has let a thread read, every hardware counter of the CPU reads zero
+ * until the next arch_perfctr_enable(), so that the thread sees no
+ * counts but its own: the core then takes 0 as the start value of an
+ * accumulation-mode counter instead of reading it.
  * arch_perfctr_check_control() sees the whole control once each counter
- * passed arch_perfctr_check_counter(), for rules between counters.  A
+ * passed arch_perfctr_check_counter(), for rules between counters.
+ * arch_perfctr_prepare() runs in any context, for a control that passed
+ * both and has hardware counters, and touches no hardware.  A
  * counter for which arch_perfctr_counter_restarts() is true in its
  * control counts from zero at every arch_perfctr_enable(), in
  * accumulation mode only: the core takes 0 as its start value instead of
@@ -88,8 +128,9 @@ bool arch_perfctr_counter_restarts(u32 map,
 				   const struct perfctr_cpu_control *control);
 u64 arch_perfctr_read_counter(u32 map);
 void arch_perfctr_write_counter(u32 map, u64 value);
-void arch_perfctr_enable(const struct perfctr_cpu_state *state,
-			 const struct perfctr_cpu_control *control);
+void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
+			  struct perfctr_plan *plan);
+void arch_perfctr_enable(const struct perfctr_plan *plan);
 void arch_perfctr_disable(const struct perfctr_cpu_state *state);
 int arch_perfctr_reserve(void);
 void arch_perfctr_release(void);

@@ -252,6 +252,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		}
 	}
 	vperfctr_load_ireset(perfctr);
+	if (perfctr->nrhw)
+		arch_perfctr_prepare(cc, &perfctr->plan);
 	if (perfctr->nrhw && arch_perfctr_has_user_read())
 		kstate->flags |= VPERFCTR_STATE_RDPMC;
 	else

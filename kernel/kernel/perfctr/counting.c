@@ -20,13 +20,16 @@
 #include "internal.h"
 
 /**
- * struct vperfctr_now - the clock, read at most once for a switch
- * @tsc:	its value
+ * struct vperfctr_now - what a switch knows of this moment
+ * @tsc:	the clock, read at most once for a switch
  * @valid:	whether @tsc was read
+ * @hw_zero:	every hardware counter of this CPU reads zero: the driver
+ *		just let the entering thread read them
  */
 struct vperfctr_now {
 	u64	tsc;
 	bool	valid;
+	bool	hw_zero;
 };
 
 /*
@@ -183,12 +186,13 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
  * __vperfctr_resume - start counting from the current hardware values
  * @perfctr: a state with enabled counters, owned by the current thread
  * @now: the clock the period starts from, read here if no suspend just
- *	read it
+ *	read it, and whether the counters read zero
  *
  * Accumulation-mode hardware counters start from whatever the hardware
- * holds, or from zero if the driver restarts them; interrupt-mode ones
- * are loaded with their saved value, so they overflow after the events
- * still due.  Called with interrupts off on the owner's CPU.
+ * holds, or from zero if the driver restarts them or has just zeroed
+ * them all; interrupt-mode ones are loaded with their saved value, so
+ * they overflow after the events still due.  Called with interrupts off
+ * on the owner's CPU.
  */
 static __always_inline void
 __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
@@ -200,6 +204,7 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 	u32 imode = vperfctr_running_imode(cstatus);
 	u32 clocks = perfctr->clock_pmcs & running;
 	u32 hw = perfctr->hw_pmcs & running;
+	u32 zero = now->hw_zero ? hw : perfctr->restart_pmcs;
 	u64 tsc = 0, itimer_ns;
 	u32 m;
 
@@ -216,13 +221,13 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 
 		if (imode & BIT(i))
 			arch_perfctr_write_counter(pmc->map, pmc->start);
-		else if (perfctr->restart_pmcs & BIT(i))
-			pmc->start = 0;	/* arch_perfctr_enable() zeroes it */
+		else if (zero & BIT(i))
+			pmc->start = 0;	/* zeroed, or arch_perfctr_enable() will */
 		else
 			pmc->start = arch_perfctr_read_counter(pmc->map);
 	}
 	if (hw)
-		arch_perfctr_enable(state, &perfctr->control.cpu_control);
+		arch_perfctr_enable(&perfctr->plan);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
 	kstate->live = vperfctr_live(perfctr, running);
 	kstate->live_clock = clocks;
@@ -413,8 +418,10 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 	 */
 	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
 		return;
-	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
+	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) {
 		arch_perfctr_user_read(true);
+		now->hw_zero = true;
+	}
 	if (!enabled)
 		return;
 	if (perfctr->last_cpu != cpu) {

@@ -295,6 +295,48 @@ static void user_read_stays_between_two_reading_threads(struct kunit *test)
 }
 
 /*
+ * A thread let read its counters in user mode finds them zeroed by the
+ * driver: its resume takes 0 as their start without reading them, and
+ * counts what they count from there.  A resume without a grant, that of
+ * a sample, reads them.
+ */
+static void resume_after_grant_takes_zero_unread(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct vperfctr_control *control = new_control(test);
+	unsigned int reads, grant_reads, sample_reads;
+	unsigned long flags;
+	u64 start;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	control->cpu_control.nractrs = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+	/* Left by another thread: the grant clears it. */
+	ctx->hw[0] = 1000;
+
+	local_irq_save(flags);
+	reads = ctx->counter_reads;
+	__perfctr_switch_thread(NULL, perfctr);
+	grant_reads = ctx->counter_reads - reads;
+	start = perfctr->kstate->cpu_state.pmc[0].start;
+	fake_count(ctx, 0, 25);
+	reads = ctx->counter_reads;
+	vperfctr_sample(perfctr);
+	sample_reads = ctx->counter_reads - reads;
+	fake_count(ctx, 0, 5);
+	__perfctr_switch_thread(perfctr, NULL);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, grant_reads, 0);
+	KUNIT_EXPECT_EQ(test, start, 0);
+	KUNIT_EXPECT_EQ(test, sample_reads, 2);
+	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.pmc[0].sum, 30);
+}
+
+/*
  * A switch between two threads that count time reads the clock once: the
  * outgoing thread's period ends where the incoming one's begins.  A
  * switch with counters on one side only reads it once too.
@@ -526,6 +568,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(rdpmc_follows_hardware_control_and_owner),
 	KUNIT_CASE(user_read_stays_between_two_reading_threads),
 	KUNIT_CASE(switch_reads_the_clock_once),
+	KUNIT_CASE(resume_after_grant_takes_zero_unread),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -14,6 +14,7 @@
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/perfctr.h>
+#include <linux/perfctr_pmu.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -50,6 +51,7 @@
  * @hw_pmcs:	the control's hardware counters
  * @restart_pmcs: those of them that the driver restarts from zero at
  *		every resume (arch_perfctr_counter_restarts())
+ * @plan:	how the driver starts them (arch_perfctr_prepare())
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
@@ -89,6 +91,7 @@ struct vperfctr {
 	u32				fault_pmcs[2][2];
 	u32				hw_pmcs;
 	u32				restart_pmcs;
+	struct perfctr_plan		plan;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;

@@ -40,6 +40,7 @@ int vperfctr_test_init(struct kunit *test)
 
 static u64 fake_read_counter(u32 map)
 {
+	vperfctr_test_ctx()->counter_reads++;
 	return vperfctr_test_ctx()->hw[map & 3];
 }
 
@@ -64,18 +65,28 @@ static int fake_check_control(const struct perfctr_cpu_control *control)
 	return vperfctr_test_ctx()->control_err;
 }
 
+/* Every hardware counter of the control, named by its map. */
+static void fake_prepare(const struct perfctr_cpu_control *control,
+			 struct perfctr_plan *plan)
+{
+	unsigned int i, n = control->nractrs + control->nrictrs;
+
+	memset(plan, 0, sizeof(*plan));
+	for (i = 0; i < n; i++)
+		if (!(control->pmc_map[i] & PERFCTR_MAP_SOFTWARE))
+			plan->write[plan->nr++].reg = control->pmc_map[i];
+}
+
 /* Starts the counters, those that restart from zero. */
-static void fake_enable(const struct perfctr_cpu_state *state,
-			const struct perfctr_cpu_control *control)
+static void fake_enable(const struct perfctr_plan *plan)
 {
 	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
-	unsigned int i, n = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		u32 map = state->pmc[i].map;
+	for (i = 0; i < plan->nr; i++) {
+		u32 map = plan->write[i].reg;
 
-		if (!(map & PERFCTR_MAP_SOFTWARE) &&
-		    (ctx->restarts & BIT(map & 3)))
+		if (ctx->restarts & BIT(map & 3))
 			ctx->hw[map & 3] = 0;
 	}
 	ctx->enabled = true;
@@ -102,12 +113,15 @@ static bool fake_has_user_read(void)
 	return vperfctr_test_ctx()->user_read_ok;
 }
 
+/* A grant leaves every counter at zero, as the drivers do. */
 static void fake_user_read(bool allow)
 {
 	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
 
 	ctx->user_read = allow;
 	ctx->user_read_calls++;
+	if (allow)
+		memset(ctx->hw, 0, sizeof(ctx->hw));
 }
 
 /* Counter hardware of @width bits in place of the real driver. */
@@ -129,6 +143,7 @@ void use_fake_pmu(struct kunit *test, u32 width)
 				   fake_counter_restarts);
 	kunit_activate_static_stub(test, arch_perfctr_check_control,
 				   fake_check_control);
+	kunit_activate_static_stub(test, arch_perfctr_prepare, fake_prepare);
 	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
 	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
 	kunit_activate_static_stub(test, arch_perfctr_check_counter,

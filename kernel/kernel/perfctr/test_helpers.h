@@ -16,6 +16,7 @@ struct vperfctr_test_ctx {
 	u64 tsc;
 	unsigned int tsc_reads;
 	u64 hw[4];
+	unsigned int counter_reads;
 	u32 width;
 	u32 restarts;		/* bit m: counter m restarts at enable */
 	int control_err;	/* what the driver says of a whole control */

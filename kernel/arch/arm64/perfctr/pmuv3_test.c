@@ -60,6 +60,7 @@ struct pmuv3_test_ctx {
 	int claim_err;		/* what claiming from perf returns */
 	unsigned int claims, unclaims;
 	struct arm_pmu armpmu;	/* what perf's driver found */
+	struct perfctr_plan plan;
 };
 
 static struct pmuv3_test_ctx *ctx(void)
@@ -116,13 +117,14 @@ static const struct arm_pmu *fake_armpmu(struct arm_pmu *armpmu, u32 pmuver,
 
 /*
  * The driver's per-CPU calls, with interrupts off as the core makes them
- * (__switch_to(), or local_irq_save() around a control).
+ * (__switch_to(), or local_irq_save() around a control); the plan is
+ * made first, as the core makes it when the control is set.
  */
-static void enable_irqs_off(const struct perfctr_cpu_state *state,
-			    const struct perfctr_cpu_control *cc)
+static void enable_irqs_off(const struct perfctr_cpu_control *cc)
 {
+	arch_perfctr_prepare(cc, &ctx()->plan);
 	local_irq_disable();
-	arch_perfctr_enable(state, cc);
+	arch_perfctr_enable(&ctx()->plan);
 	local_irq_enable();
 }
 
@@ -440,7 +442,7 @@ static void expect_two_counters_enabled(struct kunit *test, u64 pmcr)
 	};
 
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
 }
 
@@ -476,7 +478,7 @@ static void disable_stops_disarms_and_clears(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	ctx()->nr_writes = 0;
 	state.cstatus = 0;
 	disable_irqs_off(&state);
@@ -493,7 +495,7 @@ static void irq_acks_only_armed_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	ctx()->nr_writes = 0;
 	/* The a-mode counter's flag is not this interrupt's business. */
 	ctx()->ovs = BIT(31) | BIT(2);
@@ -508,7 +510,7 @@ static void irq_after_disable_is_not_ours(struct kunit *test)
 	struct perfctr_cpu_state state;
 
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	disable_irqs_off(&state);
 	ctx()->nr_writes = 0;
 	ctx()->ovs = BIT(31);
@@ -541,7 +543,7 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	};
 
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	disable_irqs_off(&state);
 	ctx()->nr_writes = 0;
 	user_read_irqs_off(true);
@@ -620,7 +622,7 @@ static void first_grant_after_a_claim_takes_the_cpu(struct kunit *test)
 	arch_perfctr_release();
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	two_counters(&cc, &state);
-	enable_irqs_off(&state, &cc);
+	enable_irqs_off(&cc);
 	for (i = 0; i < ctx()->nr_writes; i++) {
 		const struct pmu_write *w = &ctx()->writes[i];
 

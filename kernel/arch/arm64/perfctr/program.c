@@ -24,6 +24,7 @@
 #include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/perfctr_pmu.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
@@ -39,6 +40,7 @@
  * @enabled:	counters the last arch_perfctr_enable() started
  * @dirty:	counters enabled since they were last zeroed
  * @clean_gen:	the claim the counters were last taken from perf for
+ * @pmcr:	PMCR_EL0 as the driver counts, since they were taken
  *
  * Written with interrupts off on the CPU itself; the overflow interrupt
  * reads @imode.
@@ -48,6 +50,7 @@ struct pmuv3_cpu {
 	u32		enabled;
 	u32		dirty;
 	unsigned long	clean_gen;
+	u64		pmcr;
 };
 
 static DEFINE_PER_CPU(struct pmuv3_cpu, pmuv3_cpu);
@@ -374,6 +377,16 @@ static u32 pmuv3_this_cpu_counters(void)
 		     ARMV8_PMU_MAX_GENERAL_COUNTERS);
 }
 
+/* PMCR_EL0 while the driver counts: 64-bit overflow where it can be. */
+static u64 pmuv3_pmcr(const struct pmuv3_desc *desc)
+{
+	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC;
+
+	if (desc->pmu.ctr_width == 64)
+		pmcr |= ARMV8_PMU_PMCR_LP;
+	return pmcr;
+}
+
 /**
  * pmuv3_take_cpu - make this CPU's counters the driver's after a claim
  * @cpu: the driver's record of this CPU's counters
@@ -399,17 +412,8 @@ static u32 pmuv3_take_cpu(struct pmuv3_cpu *cpu, unsigned long gen)
 	cpu->imode = 0;
 	cpu->enabled = 0;
 	cpu->clean_gen = gen;
+	cpu->pmcr = pmuv3_pmcr(pmuv3_active_desc());
 	return all;
-}
-
-/* PMCR_EL0 while the driver counts: 64-bit overflow where it can be. */
-static u64 pmuv3_pmcr(const struct pmuv3_desc *desc)
-{
-	u64 pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC;
-
-	if (desc->pmu.ctr_width == 64)
-		pmcr |= ARMV8_PMU_PMCR_LP;
-	return pmcr;
 }
 
 /*
@@ -427,51 +431,74 @@ static u64 pmuv3_evtyper(u64 evntsel, u64 el2)
 }
 
 /**
- * arch_perfctr_enable - program the event types and start counting
- * @state: the counters, their start values already loaded
- * @control: the event selectors
+ * arch_perfctr_prepare - how the counters of a control are started
+ * @control: a checked control with hardware counters
+ * @plan: where to put it
  *
  * Each event counter gets its PMEVTYPER<n>_EL0, the cycle counter its
- * filter PMCCFILTR_EL0; interrupt-mode counters their PMINTENSET_EL0 bit;
- * PMCR_EL0 is set, for perf's driver clears its enable bit when it resets
- * the PMU (a CPU coming out of a power-down state, say); then all start
- * together through PMCNTENSET_EL0.
+ * filter PMCCFILTR_EL0: @plan->write names the counter by its map.  The
+ * counters to start are PMCNTENSET_EL0 bits in @plan->enable, those to
+ * interrupt PMINTENSET_EL0 bits in @plan->imode, and @plan->config is
+ * PMCR_EL0.
  */
-void arch_perfctr_enable(const struct perfctr_cpu_state *state,
-			 const struct perfctr_cpu_control *control)
+void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
+			  struct perfctr_plan *plan)
 {
-	const struct pmuv3_desc *desc = pmuv3_active_desc();
-	u32 cstatus = state->cstatus;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
 	u64 el2 = is_kernel_in_hyp_mode() ? ARMV8_PMU_INCLUDE_EL2 : 0;
-	u32 enable = 0, imode = 0;
-	struct pmuv3_cpu *cpu;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
-	cpu = this_cpu_ptr(&pmuv3_cpu);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
+	memset(plan, 0, sizeof(*plan));
 	for (i = 0; i < nrctrs; i++) {
-		u32 map = state->pmc[i].map;
+		u32 map = control->pmc_map[i];
 		u64 type;
 
 		if (map & PERFCTR_MAP_SOFTWARE)
 			continue;
 		type = pmuv3_evtyper(control->evntsel[i], el2);
 		if (pmuv3_map_is_cycles(map))
-			pmuv3_write_reg(PMUV3_PMCCFILTR, 0,
-					type & ~(u64)PERFCTR_ARM64_EVENT_MASK);
-		else
-			pmuv3_write_reg(PMUV3_PMEVTYPER, map, type);
-		enable |= pmuv3_map_bit(map);
-		if (i >= perfctr_cstatus_nractrs(cstatus))
-			imode |= pmuv3_map_bit(map);
+			type &= ~(u64)PERFCTR_ARM64_EVENT_MASK;
+		plan->write[plan->nr++] = (struct perfctr_plan_write){
+			.reg = map, .value = type,
+		};
+		plan->enable |= pmuv3_map_bit(map);
+		if (i >= control->nractrs)
+			plan->imode |= pmuv3_map_bit(map);
 	}
-	if (imode)
-		pmuv3_write_reg(PMUV3_PMINTENSET, 0, imode);
-	cpu->imode = imode;
-	cpu->enabled = enable;
-	cpu->dirty |= enable;
-	pmuv3_write_reg(PMUV3_PMCR, 0, pmuv3_pmcr(desc));
-	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
+	plan->config = pmuv3_pmcr(pmuv3_active_desc());
+}
+
+/**
+ * arch_perfctr_enable - program the event types and start counting
+ * @plan: what arch_perfctr_prepare() made of the control
+ *
+ * The event types are written, the interrupt-mode counters' interrupts
+ * armed; PMCR_EL0 is set, for perf's driver clears its enable bit when
+ * it resets the PMU (a CPU coming out of a power-down state, say); then
+ * all start together through PMCNTENSET_EL0.
+ */
+void arch_perfctr_enable(const struct perfctr_plan *plan)
+{
+	const struct perfctr_plan_write *write = plan->write;
+	struct pmuv3_cpu *cpu;
+	unsigned int i;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, plan);
+	for (i = 0; i < plan->nr; i++) {
+		if (pmuv3_map_is_cycles(write[i].reg))
+			pmuv3_write_reg(PMUV3_PMCCFILTR, 0, write[i].value);
+		else
+			pmuv3_write_reg(PMUV3_PMEVTYPER, write[i].reg,
+					write[i].value);
+	}
+	if (plan->imode)
+		pmuv3_write_reg(PMUV3_PMINTENSET, 0, plan->imode);
+	cpu = this_cpu_ptr(&pmuv3_cpu);
+	cpu->imode = plan->imode;
+	cpu->enabled = plan->enable;
+	cpu->dirty |= plan->enable;
+	pmuv3_write_reg(PMUV3_PMCR, 0, plan->config);
+	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, plan->enable);
 	isb();
 }
 
@@ -525,7 +552,8 @@ bool arch_perfctr_has_user_read(void)
  * increment.  EL0 may read every counter, not only the thread's own, so
  * if any counter was used on this CPU since they were last zeroed, by
  * perf or by another thread, all are zeroed first, through PMCR_EL0.P
- * and .C: a thread sees no counts but its own.  Interrupts off.
+ * and .C: a thread sees no counts but its own.  Every counter then reads
+ * zero until the next arch_perfctr_enable().  Interrupts off.
  */
 void arch_perfctr_user_read(bool allow)
 {
@@ -549,8 +577,7 @@ void arch_perfctr_user_read(bool allow)
 		 * write: hence the isb.
 		 */
 		if (dirty) {
-			pmuv3_write_reg(PMUV3_PMCR, 0,
-					pmuv3_pmcr(pmuv3_active_desc()) |
+			pmuv3_write_reg(PMUV3_PMCR, 0, cpu->pmcr |
 					ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
 			isb();
 		}

@@ -35,6 +35,7 @@
 #include <linux/perfctr.h>
 #include <linux/perfctr_pmu.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/apic.h>
@@ -423,56 +424,83 @@ static bool x86_perfctr_map_in_fixed_ctrl(u32 map)
 	return x86_perfctr_map_is_fixed(map) || x86_perfctr_map_is_metric(map);
 }
 
+/* perfctr_plan.flags: the fixed counters' control, the TopDown restart. */
+#define X86_PERFCTR_PLAN_FIXED		BIT(0)
+#define X86_PERFCTR_PLAN_RESTART	BIT(1)
+
 /**
- * arch_perfctr_enable - program the event selectors and start counting
- * @state: the counters, their start values already loaded
- * @control: the event selectors
+ * arch_perfctr_prepare - how the counters of a control are started
+ * @control: a checked control with hardware counters
+ * @plan: where to put it
  *
- * Each selector is written with the enable bit, and the interrupt bit for
- * interrupt-mode counters; the fixed counters' fields are written at once;
- * with global control, the counters start together when it is written.
- * The slots counter and PERF_METRICS restart from zero for a control
- * that counts TopDown metrics.
+ * Each general-purpose counter's event selector, with the enable bit and
+ * the interrupt bit for an interrupt-mode counter, is a write of
+ * @plan->write, named by its MSR.  The fixed counters' fields make up
+ * @plan->config, for IA32_FIXED_CTR_CTRL.  @plan->enable holds the
+ * counters' global control bits, @plan->imode those of the
+ * interrupt-mode ones.
  */
-void arch_perfctr_enable(const struct perfctr_cpu_state *state,
-			 const struct perfctr_cpu_control *control)
+void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
+			  struct perfctr_plan *plan)
 {
 	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
-	u32 cstatus = state->cstatus;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
-	u64 fixed_ctrl = 0, global = 0, imode_bits = 0;
-	bool has_fixed = false, restart = false;
+	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, state, control);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
+	memset(plan, 0, sizeof(*plan));
 	for (i = 0; i < nrctrs; i++) {
-		u32 map = state->pmc[i].map;
-		bool imode = i >= perfctr_cstatus_nractrs(cstatus);
+		u32 map = control->pmc_map[i];
+		bool imode = i >= control->nractrs;
 		u64 evntsel = control->evntsel[i];
 
-		if (!x86_perfctr_pmc_is_hw(state, i))
+		if (map & PERFCTR_MAP_SOFTWARE)
 			continue;
-		global |= x86_perfctr_global_bit(map);
+		plan->enable |= x86_perfctr_global_bit(map);
 		if (imode)
-			imode_bits |= x86_perfctr_global_bit(map);
-		restart |= x86_perfctr_map_is_metric(map);
+			plan->imode |= x86_perfctr_global_bit(map);
+		if (x86_perfctr_map_is_metric(map))
+			plan->flags |= X86_PERFCTR_PLAN_RESTART;
 		if (x86_perfctr_map_in_fixed_ctrl(map)) {
-			fixed_ctrl |= x86_perfctr_fixed_field(map, evntsel, imode);
-			has_fixed = true;
+			plan->config |= x86_perfctr_fixed_field(map, evntsel,
+								imode);
+			plan->flags |= X86_PERFCTR_PLAN_FIXED;
 			continue;
 		}
 		evntsel |= ARCH_PERFMON_EVENTSEL_ENABLE;
 		if (imode)
 			evntsel |= ARCH_PERFMON_EVENTSEL_INT;
-		x86_perfctr_wrmsr(x86_perfctr_evntsel_addr(desc, map), evntsel);
+		plan->write[plan->nr++] = (struct perfctr_plan_write){
+			.reg = x86_perfctr_evntsel_addr(desc, map),
+			.value = evntsel,
+		};
 	}
-	if (restart)
+}
+
+/**
+ * arch_perfctr_enable - program the event selectors and start counting
+ * @plan: what arch_perfctr_prepare() made of the control
+ *
+ * The event selectors are written, then the fixed counters' fields at
+ * once; with global control, the counters start together when it is
+ * written.  The slots counter and PERF_METRICS restart from zero for a
+ * control that counts TopDown metrics.
+ */
+void arch_perfctr_enable(const struct perfctr_plan *plan)
+{
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	unsigned int i;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, plan);
+	for (i = 0; i < plan->nr; i++)
+		x86_perfctr_wrmsr(plan->write[i].reg, plan->write[i].value);
+	if (plan->flags & X86_PERFCTR_PLAN_RESTART)
 		x86_perfctr_restart_slots(desc);
-	if (has_fixed)
-		x86_perfctr_wrmsr(desc->fixed_ctrl, fixed_ctrl);
-	this_cpu_write(x86_perfctr_imode_bits, imode_bits);
-	this_cpu_or(x86_perfctr_dirty_bits, global);
+	if (plan->flags & X86_PERFCTR_PLAN_FIXED)
+		x86_perfctr_wrmsr(desc->fixed_ctrl, plan->config);
+	this_cpu_write(x86_perfctr_imode_bits, plan->imode);
+	this_cpu_or(x86_perfctr_dirty_bits, plan->enable);
 	if (desc->global_ctrl)
-		x86_perfctr_wrmsr(desc->global_ctrl, global);
+		x86_perfctr_wrmsr(desc->global_ctrl, plan->enable);
 }
 
 /**
@@ -676,7 +704,8 @@ static unsigned long x86_perfctr_all_bits(const struct x86_perfctr_desc *desc)
  * thread or by the same one, and all of them after the counters were
  * taken from perf, are cleared first, so that rdpmc shows a thread no
  * counts but its own: PERF_METRICS after the slots counter, its bit
- * being above the fixed counters'.  Interrupts off.
+ * being above the fixed counters'.  Every counter then reads zero until
+ * the next arch_perfctr_enable().  Interrupts off.
  */
 void arch_perfctr_user_read(bool allow)
 {

@@ -42,6 +42,7 @@ struct program_test_ctx {
 	int pce;			/* -1: untouched, else last set */
 	struct perfctr_cpu_control control;
 	struct perfctr_cpu_state state;
+	struct perfctr_plan plan;
 	void *hw;			/* a suite's own imitated hardware */
 };
 
@@ -82,8 +83,9 @@ static inline void enable(struct program_test_ctx *c)
 {
 	unsigned long flags;
 
+	arch_perfctr_prepare(&c->control, &c->plan);
 	local_irq_save(flags);
-	arch_perfctr_enable(&c->state, &c->control);
+	arch_perfctr_enable(&c->plan);
 	local_irq_restore(flags);
 }
 
@@ -155,7 +157,8 @@ static inline void arm(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
 	setup_state(c);
-	arch_perfctr_enable(&c->state, &c->control);
+	arch_perfctr_prepare(&c->control, &c->plan);
+	arch_perfctr_enable(&c->plan);
 	c->nr_writes = 0;
 }
 
@@ -167,7 +170,8 @@ static inline void disarm(struct program_test_ctx *c)
 
 	memcpy(writes, c->writes, sizeof(writes));
 	memset(&c->state, 0, sizeof(c->state));
-	arch_perfctr_enable(&c->state, &c->control);
+	memset(&c->plan, 0, sizeof(c->plan));
+	arch_perfctr_enable(&c->plan);
 	arch_perfctr_user_read(true);
 	memcpy(c->writes, writes, sizeof(writes));
 	c->nr_writes = nr_writes;
