@@ -170,6 +170,27 @@ unsigned int vperfctr_sample_interval(u32 width, u32 khz)
 	return max_t(u64, ticks, 1);
 }
 
+/*
+ * What a reader of the page must compute live while the control's
+ * counters run: the TSC, and the hardware counters if user mode may read
+ * them (task-clock has its own word); the other software counters' sums
+ * are kept current.  Hardware counters that user mode may not read send
+ * readers to the system call.
+ */
+static u64 vperfctr_live_on(const struct vperfctr *perfctr)
+{
+	const struct vperfctr_state *kstate = perfctr->kstate;
+	u64 live = 0;
+
+	if (kstate->flags & VPERFCTR_STATE_RDPMC)
+		live = perfctr->hw_pmcs;
+	else if (perfctr->hw_pmcs)
+		live = VPERFCTR_LIVE_SYSCALL;
+	if (perfctr_cstatus_has_tsc(kstate->cpu_state.cstatus))
+		live |= VPERFCTR_LIVE_TSC;
+	return live;
+}
+
 /**
  * vperfctr_set_control - install a checked control in a suspended state
  * @perfctr: the state, its counters not running
@@ -209,6 +230,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	memset(perfctr->fault_pmcs, 0, sizeof(perfctr->fault_pmcs));
 	perfctr->hw_pmcs = 0;
 	perfctr->restart_pmcs = 0;
+	perfctr->imode_pmcs = (u32)(BIT_ULL(nrctrs) - 1) &
+			      ~(u32)(BIT_ULL(cc->nractrs) - 1);
 
 	vperfctr_write_begin(kstate);
 	vperfctr_time_set(kstate);
@@ -258,6 +281,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		kstate->flags |= VPERFCTR_STATE_RDPMC;
 	else
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	perfctr->live_on = vperfctr_live_on(perfctr);
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
 		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;

@@ -33,22 +33,6 @@ struct vperfctr_now {
 };
 
 /*
- * The counters that run under @cstatus: all the control's, or, while an
- * overflow has them stopped, none.
- */
-static u32 vperfctr_running(u32 cstatus)
-{
-	return (u32)(BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1);
-}
-
-/* Those of them that count in interrupt mode. */
-static u32 vperfctr_running_imode(u32 cstatus)
-{
-	return vperfctr_running(cstatus) &
-	       ~(u32)(BIT_ULL(perfctr_cstatus_nractrs(cstatus)) - 1);
-}
-
-/*
  * The clock that ends a running period, read once seq is odd and seen so
  * by every CPU: a reader on another CPU that still found seq even read
  * its own clock before this one, so no sum it computed from the running
@@ -78,27 +62,6 @@ static u64 vperfctr_now_tsc(struct vperfctr_now *now)
 	return now->tsc;
 }
 
-/*
- * What a reader of the page must compute live while the counters run:
- * the TSC, and the user-readable hardware counters among the running
- * ones (task-clock has its own word); the other software counters' sums
- * are kept current.  Running hardware counters that user mode may not
- * read send readers to the system call.
- */
-static u64 vperfctr_live(const struct vperfctr *perfctr, u32 running)
-{
-	const struct vperfctr_state *kstate = perfctr->kstate;
-	u64 hw = perfctr->hw_pmcs & running, live = 0;
-
-	if (kstate->flags & VPERFCTR_STATE_RDPMC)
-		live = hw;
-	else if (hw)
-		live = VPERFCTR_LIVE_SYSCALL;
-	if (perfctr_cstatus_has_tsc(kstate->cpu_state.cstatus))
-		live |= VPERFCTR_LIVE_TSC;
-	return live;
-}
-
 /**
  * __vperfctr_suspend - stop counting and fold the counts into the sums
  * @perfctr: a state whose counters run on this CPU
@@ -117,11 +80,9 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
-	u32 cstatus = state->cstatus;
-	u32 running = vperfctr_running(cstatus);
-	u32 imode = vperfctr_running_imode(cstatus);
-	u32 clocks = perfctr->clock_pmcs & running;
-	u32 hw = perfctr->hw_pmcs & running;
+	bool has_tsc = perfctr_cstatus_has_tsc(state->cstatus);
+	u32 clocks = perfctr->run_clocks, hw = perfctr->run_hw;
+	u32 imode = perfctr->run_imode;
 	u32 ovf = 0, m;
 	u64 tsc = 0;
 
@@ -132,7 +93,7 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
 	if (hrtimer_is_queued(&perfctr->itimer))
 		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
-	if (perfctr_cstatus_has_tsc(cstatus) || clocks)
+	if (has_tsc || clocks)
 		tsc = vperfctr_read_tsc_after_begin(now);
 	for (m = clocks; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
@@ -150,15 +111,14 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 hw_now = arch_perfctr_read_counter(pmc->map);
 
-		pmc->sum += (hw_now - pmc->start) &
-			    vperfctr_width_mask(pmc->width);
+		pmc->sum += vperfctr_hw_delta(hw_now, pmc->start, pmc->width);
 		if (!(imode & BIT(i)))
 			continue;
 		pmc->start = hw_now;
 		if (vperfctr_hw_overflowed(pmc))
 			ovf |= BIT(i);
 	}
-	if (perfctr_cstatus_has_tsc(cstatus))
+	if (has_tsc)
 		state->tsc_sum += tsc - state->tsc_start;
 	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
 	kstate->live = 0;
@@ -200,18 +160,23 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
-	u32 running = vperfctr_running(cstatus);
-	u32 imode = vperfctr_running_imode(cstatus);
-	u32 clocks = perfctr->clock_pmcs & running;
-	u32 hw = perfctr->hw_pmcs & running;
+	bool has_tsc = perfctr_cstatus_has_tsc(cstatus);
+	/* All the control's counters, or none while an overflow stops them. */
+	bool on = perfctr_cstatus_nrctrs(cstatus);
+	u32 clocks = on ? perfctr->clock_pmcs : 0;
+	u32 hw = on ? perfctr->hw_pmcs : 0;
+	u32 imode = on ? perfctr->imode_pmcs : 0;
 	u32 zero = now->hw_zero ? hw : perfctr->restart_pmcs;
 	u64 tsc = 0, itimer_ns;
 	u32 m;
 
-	if (perfctr_cstatus_has_tsc(cstatus) || clocks)
+	perfctr->run_clocks = clocks;
+	perfctr->run_hw = hw;
+	perfctr->run_imode = imode;
+	if (has_tsc || clocks)
 		tsc = vperfctr_now_tsc(now);
 	vperfctr_write_begin(kstate);
-	if (perfctr_cstatus_has_tsc(cstatus))
+	if (has_tsc)
 		state->tsc_start = tsc;
 	for (m = clocks; m; m &= m - 1)
 		state->pmc[__ffs(m)].start = tsc;
@@ -229,7 +194,7 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 	if (hw)
 		arch_perfctr_enable(&perfctr->plan);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
-	kstate->live = vperfctr_live(perfctr, running);
+	kstate->live = on ? perfctr->live_on : has_tsc ? VPERFCTR_LIVE_TSC : 0;
 	kstate->live_clock = clocks;
 	vperfctr_write_end(kstate);
 

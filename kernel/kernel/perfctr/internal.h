@@ -52,6 +52,11 @@
  * @restart_pmcs: those of them that the driver restarts from zero at
  *		every resume (arch_perfctr_counter_restarts())
  * @plan:	how the driver starts them (arch_perfctr_prepare())
+ * @imode_pmcs: the control's interrupt-mode counters
+ * @live_on:	the page's live word while all the control's counters run
+ * @run_clocks:	the task-clock counters the last resume started
+ * @run_hw:	the hardware counters it started
+ * @run_imode:	the interrupt-mode counters it started
  * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
@@ -92,6 +97,11 @@ struct vperfctr {
 	u32				hw_pmcs;
 	u32				restart_pmcs;
 	struct perfctr_plan		plan;
+	u32				imode_pmcs;
+	u64				live_on;
+	u32				run_clocks;
+	u32				run_hw;
+	u32				run_imode;
 	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;
@@ -157,6 +167,12 @@ static inline bool vperfctr_is_imode(u32 cstatus, unsigned int i)
 static inline u64 vperfctr_width_mask(u32 width)
 {
 	return width >= 64 ? ~0ULL : BIT_ULL(width) - 1;
+}
+
+/* What a counter of @width bits, 1 to 64, counted from @start to @now. */
+static inline u64 vperfctr_hw_delta(u64 now, u64 start, u32 width)
+{
+	return (now - start) << (64 - width) >> (64 - width);
 }
 
 /* control.c */
