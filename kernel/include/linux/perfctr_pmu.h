@@ -105,9 +105,10 @@ struct perfctr_plan {
  * takes that away again; it is called only when
  * arch_perfctr_has_user_read() said yes when the control was set.  Once
  * it has let a thread read, every hardware counter of the CPU reads zero
- * until the next arch_perfctr_enable(), so that the thread sees no
- * counts but its own: the core then takes 0 as the start value of an
- * accumulation-mode counter instead of reading it.
+ * until arch_perfctr_write_counter() presets it or arch_perfctr_enable()
+ * starts it, so that the thread sees no counts but its own: the core
+ * then takes 0 as the start value of an accumulation-mode counter
+ * instead of reading it.
  * arch_perfctr_check_control() sees the whole control once each counter
  * passed arch_perfctr_check_counter(), for rules between counters.
  * arch_perfctr_prepare() runs in any context, for a control that passed

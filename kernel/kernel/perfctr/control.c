@@ -266,7 +266,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 					       map & ~PERFCTR_MAP_SOFTWARE,
 					       cc->evntsel[i]);
 		} else {
-			pmc->width = arch_perfctr_counter_width(map);
+			/* At most 64, whatever the hardware says. */
+			pmc->width = min(arch_perfctr_counter_width(map), 64U);
 			min_width = min(min_width, pmc->width);
 			perfctr->nrhw++;
 			perfctr->hw_pmcs |= BIT(i);

@@ -40,8 +40,8 @@ struct vperfctr_now {
  * shrinks (but for an x86 TopDown metric, whose live share of the slots
  * may round lower as the slots grow).  The full barrier orders the store
  * of seq before the read of the clock, which no lighter barrier orders.
- * A resume that follows starts from the same clock, so the time between
- * them is no thread's and no time is lost at a sample.
+ * A resume that follows starts from the same clock: the time between the
+ * two is the resumed thread's, and a sample loses none.
  */
 static u64 vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
 {
@@ -312,11 +312,14 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		const struct perfctr_pmc_state *pmc = &state->pmc[i];
 		u64 value = pmc->sum;
 
-		if (clocks & BIT(i))
+		if (clocks & BIT(i)) {
 			value += vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
-		else if (hw & BIT(i))
-			value += (arch_perfctr_read_counter(pmc->map) -
-				  pmc->start) & vperfctr_width_mask(pmc->width);
+		} else if (hw & BIT(i)) {
+			u64 hw_now = arch_perfctr_read_counter(pmc->map);
+
+			value += vperfctr_hw_delta(hw_now, pmc->start,
+						   pmc->width);
+		}
 		sum->pmc[i] = value;
 	}
 }
@@ -363,8 +366,10 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 		arch_perfctr_user_read(false);
 	vperfctr_write_begin(kstate);
 	kstate->cpu_state.cstatus = 0;
-	kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	/* For good: an overflow awaiting its restart is not restarted. */
+	kstate->flags &= ~(VPERFCTR_STATE_RDPMC | VPERFCTR_STATE_OVERFLOW);
 	vperfctr_write_end(kstate);
+	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_sigill, true);
 	vperfctr_notify_owner(perfctr);
 	return true;

@@ -556,6 +556,59 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->user_read, 0);
 }
 
+/*
+ * Counters a forbidden CPU stopped stay stopped: an interrupt-mode
+ * overflow that was awaiting its restart is not restarted any more, and
+ * no resume tells the owner it may read hardware counters in user mode.
+ */
+static void forbidden_cpu_stop_ends_the_overflow_restart(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_control *control = new_control(test);
+	unsigned long flags;
+	int cpu, err;
+	u32 ovf;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	control->si_signo = SIGIO;
+	control->cpu_control.tsc_on = 1;
+	control->cpu_control.nrictrs = 1;
+	control->cpu_control.pmc_map[0] = 1;
+	control->cpu_control.ireset[0] = -10;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	__perfctr_switch_thread(NULL, perfctr);
+	fake_count(ctx, 1, 20);
+	ovf = vperfctr_suspend(perfctr);
+	vperfctr_overflow(perfctr, ovf);
+	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
+	__perfctr_switch_thread(NULL, perfctr);
+	cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
+	__perfctr_switch_thread(perfctr, NULL);
+	err = vperfctr_ireload(perfctr);
+	if (perfctr_cstatus_enabled(kstate->cpu_state.cstatus))
+		__perfctr_switch_thread(NULL, perfctr);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, ovf, BIT(0));
+	KUNIT_EXPECT_TRUE(test, perfctr->pending_sigill);
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, kstate->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_FALSE(test, kstate->flags & VPERFCTR_STATE_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(perfctr));
+	if (vperfctr_is_oncpu(perfctr))
+		vperfctr_suspend(perfctr);
+}
+
 static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(restarting_counter_starts_from_zero_at_every_resume),
 	KUNIT_CASE(restarting_counter_is_sampled_at_least_every_100ms),
@@ -574,6 +627,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),
 	KUNIT_CASE(sampling_timer_samples_when_it_expires),
 	KUNIT_CASE(resume_on_forbidden_cpu_stops_and_flags_sigill),
+	KUNIT_CASE(forbidden_cpu_stop_ends_the_overflow_restart),
 	{}
 };
 

@@ -51,7 +51,8 @@
  * @hw_pmcs:	the control's hardware counters
  * @restart_pmcs: those of them that the driver restarts from zero at
  *		every resume (arch_perfctr_counter_restarts())
- * @plan:	how the driver starts them (arch_perfctr_prepare())
+ * @plan:	how the driver starts them (arch_perfctr_prepare()), while
+ *		there are any
  * @imode_pmcs: the control's interrupt-mode counters
  * @live_on:	the page's live word while all the control's counters run
  * @run_clocks:	the task-clock counters the last resume started

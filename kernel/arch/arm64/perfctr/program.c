@@ -567,14 +567,14 @@ void arch_perfctr_user_read(bool allow)
 		gen = READ_ONCE(pmuv3_claim_gen);
 		dirty = cpu->dirty;
 		cpu->dirty = 0;
-		/* Granted before its counters are read and preset at resume. */
+		/* Granted before its counters are preset at resume. */
 		if (cpu->clean_gen != gen)
 			dirty = pmuv3_take_cpu(cpu, gen);
 		/*
 		 * None counts now, and none holds a count still to be read:
 		 * one write zeroes them all, however many were used.  The
-		 * resume that follows reads them, an indirect read of the
-		 * write: hence the isb.
+		 * resume that follows may preset some, which the reset must
+		 * not overtake: hence the isb.
 		 */
 		if (dirty) {
 			pmuv3_write_reg(PMUV3_PMCR, 0, cpu->pmcr |

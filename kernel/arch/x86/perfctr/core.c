@@ -84,6 +84,7 @@ u64 arch_perfctr_read_tsc(void)
 /* Runs on each CPU as it comes online, and on those online at boot. */
 static int x86_perfctr_online(unsigned int cpu)
 {
+	x86_perfctr_forget_clean();
 	x86_perfctr_classify(cpu);
 	if (x86_perfctr_desc.pmu.features & PERFCTR_FEATURE_PCINT)
 		x86_perfctr_lvtpc_nmi();

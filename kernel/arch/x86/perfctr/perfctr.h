@@ -84,6 +84,7 @@ void x86_perfctr_detect(struct x86_perfctr_desc *desc,
 void x86_perfctr_set_tsc_only(struct x86_perfctr_desc *desc);
 void x86_perfctr_classify(unsigned int cpu);
 void x86_perfctr_lvtpc_nmi(void);
+void x86_perfctr_forget_clean(void);
 int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs);
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -93,6 +93,17 @@ static void x86_perfctr_open_pmi_window(void)
 static unsigned long x86_perfctr_reserve_gen;
 static DEFINE_PER_CPU(unsigned long, x86_perfctr_clean_gen);
 
+/*
+ * On a CPU that comes online, the counters hold what they held before it
+ * went down, or what the firmware left: the first grant zeroes them all,
+ * as after a reservation, for a thread takes a counter's value at its
+ * resume after a grant to be zero.  Runs on the CPU itself.
+ */
+void x86_perfctr_forget_clean(void)
+{
+	this_cpu_write(x86_perfctr_clean_gen, ULONG_MAX);
+}
+
 /* Selectors that count kernel mode, or another thread's events. */
 #define X86_PERFCTR_EVNTSEL_PRIVILEGED					\
 	(ARCH_PERFMON_EVENTSEL_OS | ARCH_PERFMON_EVENTSEL_ANY)

@@ -533,6 +533,36 @@ static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
 	expect_writes(test, zero, ARRAY_SIZE(zero));
 }
 
+/*
+ * A CPU that comes online zeroes every counter at its next grant, as
+ * after a reservation: the counters hold what the CPU left in them.
+ */
+static void user_read_after_cpu_online_zeroes_every_counter(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	static const struct msr_write zero[] = {
+		{ 0x4c1, 0 }, { 0x4c2, 0 }, { 0x4c3, 0 }, { 0x4c4, 0 },
+		{ 0x309, 0 }, { 0x30a, 0 }, { 0x30b, 0 },
+	};
+	unsigned int before;
+
+	c->desc = c->skylake;
+	take_counters(test);
+	preempt_disable();
+	arch_perfctr_user_read(true);
+	before = c->nr_writes;
+	arch_perfctr_user_read(true);
+	before = c->nr_writes - before;
+	c->nr_writes = 0;
+	x86_perfctr_forget_clean();
+	arch_perfctr_user_read(true);
+	preempt_enable();
+	give_back_counters(test);
+
+	KUNIT_EXPECT_EQ(test, before, 0);
+	expect_writes(test, zero, ARRAY_SIZE(zero));
+}
+
 /* AMD: the core counters are reserved as perf names them, pair by pair. */
 static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE(skylake_resume_and_suspend_write_sequence),
@@ -556,6 +586,7 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 			 x86_perfctr_test_cpu_params),
 	KUNIT_CASE(user_read_zeroes_counters_others_used),
 	KUNIT_CASE(user_read_after_reservation_zeroes_every_counter),
+	KUNIT_CASE(user_read_after_cpu_online_zeroes_every_counter),
 	{}
 };
 
