@@ -967,6 +967,32 @@ static int bystander_stop(pid_t pid, int stop_fd)
 	return reap(pid);
 }
 
+/* A ping-pong that counts as @pair says, beside a process that counts. */
+struct beside_arg {
+	const struct counting *pair;
+	const struct counting *bystander;
+};
+
+/*
+ * @n round trips as run_ping_pong() times them, while a bystander
+ * process that counts as @arg says waits on a pipe; it is started and
+ * stopped outside the timing.
+ */
+static double run_ping_pong_beside(long n, void *arg)
+{
+	const struct beside_arg *ba = arg;
+	int stop_fd;
+	pid_t pid = bystander_start(ba->bystander, &stop_fd);
+	double t;
+
+	if (pid < 0)
+		return -1;
+	t = run_ping_pong(n, (void *)ba->pair);
+	if (bystander_stop(pid, stop_fd) < 0)
+		return -1;
+	return t;
+}
+
 struct fork_arg {
 	struct counting how;
 	int threads;			/* the child's, itself included */
@@ -1152,34 +1178,43 @@ static int bench_switches(void)
 		}
 	}
 
-	/* Two processes without counters, beside a third with them. */
+	/*
+	 * Two processes without counters, beside a third with them.  Beside
+	 * perfctr's, they are timed taking turns with the same two alone, a
+	 * bystander started and stopped around each of their timings: the
+	 * difference is the bystander's cost, and not also how far two
+	 * timings of the same round trip drift apart in one boot (tens of
+	 * instructions).  Beside perf's, the round trips are timed in perf's
+	 * window, as they should, and against the base above, which was
+	 * timed out of it.
+	 */
 	{
-		struct side base = { .name = "none", .run = run_ping_pong,
-				     .arg = &none };
-		struct side by[2];
-		const struct counting *bys[2] = { &ours, &theirs };
+		struct beside_arg beside = { .pair = &none, .bystander = &ours };
+		struct side pair[2] = {
+			{ .name = "none", .run = run_ping_pong, .arg = &none },
+			{ .name = "beside perfctr", .run = run_ping_pong_beside,
+			  .arg = &beside },
+		};
+		struct side by_perf = { .name = "none", .run = run_ping_pong,
+					.arg = &none, .pause_ns = 1 };
 
-		for (i = 0; i < count - 1; i++) {
-			pid = bystander_start(bys[i], &stop_fd);
+		if (overheads(pair, 2, target_t, reps, 0) < 0)
+			return -1;
+		if (count == 3) {
+			pid = bystander_start(&theirs, &stop_fd);
 			if (pid < 0)
 				return -1;
-			by[i] = base;
-			/*
-			 * The base was timed out of perf's window; with a
-			 * perf bystander this side is in it, as it should.
-			 */
-			by[i].pause_ns = i ? 1 : PERF_SCHED_PAUSE_NS;
-			if (overheads(&by[i], 1, target_t, reps, 0) < 0 ||
+			if (overheads(&by_perf, 1, target_t, reps, 0) < 0 ||
 			    bystander_stop(pid, stop_fd) < 0)
 				return -1;
 		}
 		line("no counters, next to a process with perfctr",
-		     by[0].cost - s[0].cost,
+		     pair[1].cost - pair[0].cost,
 		     count == 3 ? "next to perf events" : NULL,
-		     count == 3 ? by[1].cost - s[0].cost : 0);
+		     count == 3 ? by_perf.cost - s[0].cost : 0);
 		if (insn_mode)
 			target_zero("no counters, next to perfctr: pays 0",
-				    &by[0], &s[0]);
+				    &pair[1], &pair[0]);
 	}
 	return 0;
 }

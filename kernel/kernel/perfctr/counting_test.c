@@ -345,16 +345,16 @@ static void switch_reads_the_clock_once(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *first = ctx->perfctr, *second;
-	struct vperfctr_control control;
+	struct vperfctr_control *control = new_control(test);
 	unsigned long flags;
 	unsigned int in_reads, between_reads, out_reads;
 
 	second = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, second);
-	tsc_control(&control, 1);
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
-	vperfctr_set_control(first, &control);
-	vperfctr_set_control(second, &control);
+	tsc_control(control, 1);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(first, control);
+	vperfctr_set_control(second, control);
 
 	local_irq_save(flags);
 	ctx->tsc = 100;
