@@ -28,8 +28,8 @@ static void die(const char *what)
 }
 
 /*
- * What the bench counts: the TSC, the cycle counter (user mode),
- * task-clock and user-mode page faults, inherited, with the state page
+ * What the bench's switch and fork figures count: the TSC, the cycle
+ * counter (user mode) and task-clock, inherited, with the state page
  * mapped as libperfctr maps it.
  */
 static void count(void)
@@ -41,12 +41,10 @@ static void count(void)
 		die("vperfctr_open");
 	memset(&c, 0, sizeof(c));
 	c.cpu_control.tsc_on = 1;
-	c.cpu_control.nractrs = 3;
+	c.cpu_control.nractrs = 2;
 	c.cpu_control.pmc_map[0] = PERFCTR_MAP_ARM64_CYCLES;
 	c.cpu_control.evntsel[0] = 0x11 | PERFCTR_ARM64_EXCLUDE_EL1;
 	c.cpu_control.pmc_map[1] = PERFCTR_MAP_SOFTWARE | PERFCTR_SW_TASK_CLOCK;
-	c.cpu_control.pmc_map[2] = PERFCTR_MAP_SOFTWARE | PERFCTR_SW_PAGE_FAULTS;
-	c.cpu_control.evntsel[2] = PERFCTR_SW_USR;
 	if (sys_vperfctr_control(fd, &c))
 		die("vperfctr_control");
 	if (mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0) ==

@@ -109,6 +109,11 @@ struct perfctr_plan {
  * starts it, so that the thread sees no counts but its own: the core
  * then takes 0 as the start value of an accumulation-mode counter
  * instead of reading it.
+ * arch_perfctr_switch() does what arch_perfctr_disable() of the running
+ * counters, arch_perfctr_user_read(true) and arch_perfctr_enable() of the
+ * next thread's plan do in a row, for a plan without interrupt-mode
+ * counters, with the running counters already read: it may stop them,
+ * zero every counter and start the next thread's in fewer steps.
  * arch_perfctr_check_control() sees the whole control once each counter
  * passed arch_perfctr_check_counter(), for rules between counters.
  * arch_perfctr_prepare() runs in any context, for a control that passed
@@ -133,6 +138,8 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 			  struct perfctr_plan *plan);
 void arch_perfctr_enable(const struct perfctr_plan *plan);
 void arch_perfctr_disable(const struct perfctr_cpu_state *state);
+void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *plan);
 int arch_perfctr_reserve(void);
 void arch_perfctr_release(void);
 bool arch_perfctr_has_user_read(void);

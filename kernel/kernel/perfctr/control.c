@@ -283,6 +283,8 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	else
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
 	perfctr->live_on = vperfctr_live_on(perfctr);
+	perfctr->simple_switch = !perfctr->imode_pmcs &&
+		!(perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES));
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?
 		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;

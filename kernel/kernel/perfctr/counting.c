@@ -25,11 +25,14 @@
  * @valid:	whether @tsc was read
  * @hw_zero:	every hardware counter of this CPU reads zero: the driver
  *		just let the entering thread read them
+ * @running:	for a hand-off, the outgoing thread's hardware counters,
+ *		read but still running
  */
 struct vperfctr_now {
-	u64	tsc;
-	bool	valid;
-	bool	hw_zero;
+	u64				tsc;
+	bool				valid;
+	bool				hw_zero;
+	const struct perfctr_cpu_state	*running;
 };
 
 /*
@@ -43,7 +46,8 @@ struct vperfctr_now {
  * A resume that follows starts from the same clock: the time between the
  * two is the resumed thread's, and a sample loses none.
  */
-static u64 vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
+static __always_inline u64
+vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
 {
 	/* Pairs with the reader's clock read before its second seq load. */
 	mb();
@@ -53,7 +57,7 @@ static u64 vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
 }
 
 /* The clock a resume starts from: the suspend's, else a fresh one. */
-static u64 vperfctr_now_tsc(struct vperfctr_now *now)
+static __always_inline u64 vperfctr_now_tsc(struct vperfctr_now *now)
 {
 	if (!now->valid) {
 		now->tsc = arch_perfctr_read_tsc();
@@ -66,6 +70,8 @@ static u64 vperfctr_now_tsc(struct vperfctr_now *now)
  * __vperfctr_suspend - stop counting and fold the counts into the sums
  * @perfctr: a state whose counters run on this CPU
  * @now: where the clock that ends the period is left, if one is read
+ * @hand_off: @perfctr is simple_switch, and the resume of the next thread
+ *	stops its hardware counters, which are read running
  *
  * Only the TSC and task-clock read the clock: a thread that counts just
  * events does not pay for it.  A hardware counter adds what it counted
@@ -76,35 +82,36 @@ static u64 vperfctr_now_tsc(struct vperfctr_now *now)
  * Return: the mask of interrupt-mode counters that overflowed.
  */
 static __always_inline u32
-__vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
+__vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
+		   bool hand_off)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	bool has_tsc = perfctr_cstatus_has_tsc(state->cstatus);
 	u32 clocks = perfctr->run_clocks, hw = perfctr->run_hw;
-	u32 imode = perfctr->run_imode;
+	u32 imode = hand_off ? 0 : perfctr->run_imode;
 	u32 ovf = 0, m;
-	u64 tsc = 0;
+	u64 ticks = 0, ns;
 
 	/*
 	 * Armed only for an i-mode task-clock, on this CPU, whose interrupts
 	 * are off: queued or not, its callback cannot be running.
 	 */
-	if (hrtimer_is_queued(&perfctr->itimer))
+	if (!hand_off && hrtimer_is_queued(&perfctr->itimer))
 		hrtimer_try_to_cancel(&perfctr->itimer);
 	vperfctr_write_begin(kstate);
+	/* The TSC and every task-clock started at tsc_start. */
 	if (has_tsc || clocks)
-		tsc = vperfctr_read_tsc_after_begin(now);
+		ticks = vperfctr_read_tsc_after_begin(now) - state->tsc_start;
+	ns = clocks ? vperfctr_tsc_to_ns(kstate, ticks) : 0;
 	for (m = clocks; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
-		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u64 delta = vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
 
-		pmc->sum += delta;
-		if ((imode & BIT(i)) && vperfctr_icount_add(perfctr, i, delta))
+		state->pmc[i].sum += ns;
+		if ((imode & BIT(i)) && vperfctr_icount_add(perfctr, i, ns))
 			ovf |= BIT(i);
 	}
-	if (hw)
+	if (hw && !hand_off)
 		arch_perfctr_disable(state);
 	for (m = hw; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
@@ -112,14 +119,17 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now)
 		u64 hw_now = arch_perfctr_read_counter(pmc->map);
 
 		pmc->sum += vperfctr_hw_delta(hw_now, pmc->start, pmc->width);
-		if (!(imode & BIT(i)))
+		if (!(imode & BIT(i))) {
+			/* Where a resume that zeroes the counter starts it. */
+			pmc->start = 0;
 			continue;
+		}
 		pmc->start = hw_now;
 		if (vperfctr_hw_overflowed(pmc))
 			ovf |= BIT(i);
 	}
 	if (has_tsc)
-		state->tsc_sum += tsc - state->tsc_start;
+		state->tsc_sum += ticks;
 	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
 	kstate->live = 0;
 	kstate->live_clock = 0;
@@ -139,7 +149,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
 {
 	struct vperfctr_now now = {};
 
-	return __vperfctr_suspend(perfctr, &now);
+	return __vperfctr_suspend(perfctr, &now, false);
 }
 
 /**
@@ -147,6 +157,9 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
  * @perfctr: a state with enabled counters, owned by the current thread
  * @now: the clock the period starts from, read here if no suspend just
  *	read it, and whether the counters read zero
+ * @hand_off: @perfctr is simple_switch, its counters run, it may read
+ *	them in user mode, and @now->running are the outgoing thread's:
+ *	arch_perfctr_switch() stops those, zeroes all and starts these
  *
  * Accumulation-mode hardware counters start from whatever the hardware
  * holds, or from zero if the driver restarts them or has just zeroed
@@ -155,18 +168,19 @@ u32 vperfctr_suspend(struct vperfctr *perfctr)
  * on the owner's CPU.
  */
 static __always_inline void
-__vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
+__vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
+		  bool hand_off)
 {
 	struct vperfctr_state *kstate = perfctr->kstate;
 	struct perfctr_cpu_state *state = &kstate->cpu_state;
 	u32 cstatus = state->cstatus;
 	bool has_tsc = perfctr_cstatus_has_tsc(cstatus);
 	/* All the control's counters, or none while an overflow stops them. */
-	bool on = perfctr_cstatus_nrctrs(cstatus);
+	bool on = hand_off || perfctr_cstatus_nrctrs(cstatus);
 	u32 clocks = on ? perfctr->clock_pmcs : 0;
 	u32 hw = on ? perfctr->hw_pmcs : 0;
-	u32 imode = on ? perfctr->imode_pmcs : 0;
-	u32 zero = now->hw_zero ? hw : perfctr->restart_pmcs;
+	u32 imode = on && !hand_off ? perfctr->imode_pmcs : 0;
+	u32 zero = hand_off || now->hw_zero ? hw : perfctr->restart_pmcs;
 	u64 tsc = 0, itimer_ns;
 	u32 m;
 
@@ -176,22 +190,27 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now)
 	if (has_tsc || clocks)
 		tsc = vperfctr_now_tsc(now);
 	vperfctr_write_begin(kstate);
-	if (has_tsc)
+	/* The TSC's start is task-clock's too, the TSC counted or not. */
+	if (has_tsc || clocks)
 		state->tsc_start = tsc;
 	for (m = clocks; m; m &= m - 1)
 		state->pmc[__ffs(m)].start = tsc;
-	for (m = hw; m; m &= m - 1) {
+	/*
+	 * A suspended a-mode counter starts at 0 already: right for one the
+	 * driver has zeroed, or will (arch_perfctr_switch(), a restart).
+	 */
+	for (m = hand_off ? 0 : hw & (imode | ~zero); m; m &= m - 1) {
 		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 
 		if (imode & BIT(i))
 			arch_perfctr_write_counter(pmc->map, pmc->start);
-		else if (zero & BIT(i))
-			pmc->start = 0;	/* zeroed, or arch_perfctr_enable() will */
 		else
 			pmc->start = arch_perfctr_read_counter(pmc->map);
 	}
-	if (hw)
+	if (hand_off)
+		arch_perfctr_switch(now->running, &perfctr->plan);
+	else if (hw)
 		arch_perfctr_enable(&perfctr->plan);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
 	kstate->live = on ? perfctr->live_on : has_tsc ? VPERFCTR_LIVE_TSC : 0;
@@ -216,7 +235,7 @@ void vperfctr_resume(struct vperfctr *perfctr)
 {
 	struct vperfctr_now now = {};
 
-	__vperfctr_resume(perfctr, &now);
+	__vperfctr_resume(perfctr, &now, false);
 }
 
 /* Suspend, handle an overflow, and resume what is still enabled. */
@@ -224,11 +243,11 @@ void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf)
 {
 	struct vperfctr_now now = {};
 
-	ovf |= __vperfctr_suspend(perfctr, &now);
+	ovf |= __vperfctr_suspend(perfctr, &now, false);
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
 	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		__vperfctr_resume(perfctr, &now);
+		__vperfctr_resume(perfctr, &now, false);
 }
 
 /**
@@ -341,7 +360,7 @@ static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
 		arch_perfctr_user_read(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
-	ovf = __vperfctr_suspend(perfctr, now);
+	ovf = __vperfctr_suspend(perfctr, now, false);
 	/* Tested here too: most controls do not count switches. */
 	if (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES))
 		ovf |= vperfctr_count_events(perfctr,
@@ -404,7 +423,7 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
 	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
-		__vperfctr_resume(perfctr, now);
+		__vperfctr_resume(perfctr, now, false);
 }
 
 /*
@@ -418,6 +437,39 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
 }
 
 /*
+ * The common switch, a hand-off: both threads count in accumulation mode
+ * only and count no switches (simple_switch), the outgoing thread's
+ * counters run, and the incoming thread's run as soon as it does, read
+ * in user mode, on the CPU it last ran on, which it may use.  The
+ * outgoing thread's hardware counters are then read running, and one
+ * driver call stops them, zeroes every counter and starts the incoming
+ * thread's.  Any other switch takes the general path below.
+ */
+static bool vperfctr_can_hand_off(const struct vperfctr *prev,
+				  const struct vperfctr *next)
+{
+	const struct vperfctr_state *kstate = next->kstate;
+
+	return prev->simple_switch && next->simple_switch &&
+	       vperfctr_is_oncpu(prev) &&
+	       (kstate->flags & VPERFCTR_STATE_RDPMC) &&
+	       (kstate->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) &&
+	       next->last_cpu == smp_processor_id() &&
+	       !READ_ONCE(next->bad_cpus_allowed);
+}
+
+/* What the switch knows of the moment stays in registers here. */
+static __always_inline void vperfctr_hand_off(struct vperfctr *prev,
+					      struct vperfctr *next)
+{
+	struct vperfctr_now now = {};
+
+	__vperfctr_suspend(prev, &now, true);
+	now.running = &prev->kstate->cpu_state;
+	__vperfctr_resume(next, &now, true);
+}
+
+/*
  * The incoming thread's counters start from the clock at which the
  * outgoing thread's stopped: one read of it for both.
  */
@@ -425,6 +477,10 @@ void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
 {
 	struct vperfctr_now now = {};
 
+	if (prev && next && vperfctr_can_hand_off(prev, next)) {
+		vperfctr_hand_off(prev, next);
+		return;
+	}
 	if (prev)
 		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next),
 				    &now);

@@ -380,6 +380,97 @@ static void switch_reads_the_clock_once(struct kunit *test)
 }
 
 /*
+ * Two threads with TSC, a hardware counter and task-clock, taking turns
+ * on this CPU, with @cs a context-switch counter as well.  Each has run
+ * here once before the switch from the first to the second; the second
+ * counts 7 events after it, the first counted 25 before.  Returns how
+ * many arch_perfctr_switch() calls that switch made, and its clock
+ * reads in @clock_reads.
+ */
+static unsigned int switch_first_to_second(struct kunit *test, bool cs,
+					   unsigned int *clock_reads)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *first = ctx->perfctr, *second;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	unsigned int calls, reads;
+	unsigned long flags;
+	bool counting;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	second = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	cc->tsc_on = 1;
+	cc->nractrs = cs ? 3 : 2;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
+	if (cs)
+		sw_control(control, 2, PERFCTR_SW_CONTEXT_SWITCHES, 0);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(first, control);
+	vperfctr_set_control(second, control);
+
+	local_irq_save(flags);
+	ctx->tsc = 0;
+	__perfctr_switch_thread(NULL, second);
+	ctx->tsc = 50;
+	__perfctr_switch_thread(second, first);
+	fake_count(ctx, 1, 25);
+	ctx->tsc = 350;
+	calls = ctx->switch_calls;
+	reads = ctx->tsc_reads;
+	__perfctr_switch_thread(first, second);
+	calls = ctx->switch_calls - calls;
+	*clock_reads = ctx->tsc_reads - reads;
+	counting = ctx->enabled;
+	fake_count(ctx, 1, 7);
+	ctx->tsc = 400;
+	__perfctr_switch_thread(second, NULL);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 300);
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[0].sum, 25);
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[1].sum,
+			vperfctr_tsc_to_ns(first->kstate, 300));
+	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.tsc_sum, 100);
+	/* None of the first thread's 25: the counters were zeroed. */
+	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[0].sum, 7);
+	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[1].sum,
+			vperfctr_tsc_to_ns(second->kstate, 100));
+	if (cs)
+		KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[2].sum, 2);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
+	KUNIT_EXPECT_TRUE(test, counting);
+	vperfctr_put(second);
+	return calls;
+}
+
+/*
+ * A switch between two threads that count in accumulation mode only
+ * hands the counters over in one driver call, and one clock read, with
+ * the sums the general path gives.
+ */
+static void switch_hands_off_between_simple_controls(struct kunit *test)
+{
+	unsigned int reads;
+
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, &reads), 1);
+	KUNIT_EXPECT_EQ(test, reads, 1);
+}
+
+/* Counting the switch itself takes the general path, with the same sums. */
+static void switch_counted_takes_the_general_path(struct kunit *test)
+{
+	unsigned int reads;
+
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, true, &reads), 0);
+	KUNIT_EXPECT_EQ(test, reads, 1);
+}
+
+/*
  * The page's live words name exactly what a reader computes live: the
  * TSC and hardware counters in live, task-clock in live_clock, while
  * they run; nothing once suspended, and only the TSC once an
@@ -622,6 +713,8 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(user_read_stays_between_two_reading_threads),
 	KUNIT_CASE(switch_reads_the_clock_once),
 	KUNIT_CASE(resume_after_grant_takes_zero_unread),
+	KUNIT_CASE(switch_hands_off_between_simple_controls),
+	KUNIT_CASE(switch_counted_takes_the_general_path),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -54,6 +54,9 @@
  * @plan:	how the driver starts them (arch_perfctr_prepare()), while
  *		there are any
  * @imode_pmcs: the control's interrupt-mode counters
+ * @simple_switch: the control has no interrupt-mode counter and does not
+ *	count context switches: a switch between two such may hand the
+ *	counters from one to the other (counting.c)
  * @live_on:	the page's live word while all the control's counters run
  * @run_clocks:	the task-clock counters the last resume started
  * @run_hw:	the hardware counters it started
@@ -99,6 +102,7 @@ struct vperfctr {
 	u32				restart_pmcs;
 	struct perfctr_plan		plan;
 	u32				imode_pmcs;
+	bool				simple_switch;
 	u64				live_on;
 	u32				run_clocks;
 	u32				run_hw;
@@ -160,6 +164,9 @@ static inline bool vperfctr_is_oncpu(const struct vperfctr *perfctr)
 	return perfctr->kstate->flags & VPERFCTR_STATE_ONCPU;
 }
 
+/* The nractrs and nrictrs fields of cstatus: 0 when no counter runs. */
+#define VPERFCTR_CSTATUS_CTRS	0x007f007fU
+
 static inline bool vperfctr_is_imode(u32 cstatus, unsigned int i)
 {
 	return i >= perfctr_cstatus_nractrs(cstatus);
@@ -208,6 +215,9 @@ void vperfctr_time_set(struct vperfctr_state *kstate);
 static inline u64 vperfctr_tsc_to_ns(const struct vperfctr_state *kstate,
 				     u64 delta)
 {
+	/* The same value: a 64-bit product holds a period below 2^32 ticks. */
+	if (delta <= U32_MAX)
+		return delta * kstate->time_mult >> kstate->time_shift;
 	return mul_u64_u32_shr(delta, kstate->time_mult, kstate->time_shift);
 }
 

@@ -124,6 +124,16 @@ static void fake_user_read(bool allow)
 		memset(ctx->hw, 0, sizeof(ctx->hw));
 }
 
+/* What the three calls it stands for do, counted. */
+static void fake_switch(const struct perfctr_cpu_state *prev,
+			const struct perfctr_plan *plan)
+{
+	vperfctr_test_ctx()->switch_calls++;
+	fake_disable(prev);
+	fake_user_read(true);
+	fake_enable(plan);
+}
+
 /* Counter hardware of @width bits in place of the real driver. */
 void use_fake_pmu(struct kunit *test, u32 width)
 {
@@ -146,6 +156,7 @@ void use_fake_pmu(struct kunit *test, u32 width)
 	kunit_activate_static_stub(test, arch_perfctr_prepare, fake_prepare);
 	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
 	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
+	kunit_activate_static_stub(test, arch_perfctr_switch, fake_switch);
 	kunit_activate_static_stub(test, arch_perfctr_check_counter,
 				   fake_check_counter);
 	kunit_activate_static_stub(test, arch_perfctr_pmu, fake_pmu);

@@ -24,6 +24,7 @@ struct vperfctr_test_ctx {
 	bool user_read_ok;	/* what the driver says of rdpmc */
 	int user_read;		/* -1: never asked, else the last answer */
 	unsigned int user_read_calls;
+	unsigned int switch_calls;	/* arch_perfctr_switch() */
 	struct perfctr_pmu pmu;	/* four counters of @width bits */
 };
 

@@ -428,14 +428,17 @@ static void two_counters(struct perfctr_cpu_control *cc,
 /* PMCR_EL0 as enable sets it: counting, the cycle counter at 64 bits. */
 #define PMCR_32		(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC)
 
-/* two_counters() enabled: its types, then PMCR_EL0 as @pmcr, then start. */
+/*
+ * two_counters() enabled: the cycle counter's filter and the event
+ * counter's type, then PMCR_EL0 as @pmcr, then start.
+ */
 static void expect_two_counters_enabled(struct kunit *test, u64 pmcr)
 {
 	struct perfctr_cpu_control cc;
 	struct perfctr_cpu_state state;
 	const struct pmu_write want[] = {
-		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
 		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
+		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
 		{ PMUV3_PMINTENSET, 0, BIT(31) },
 		{ PMUV3_PMCR, 0, pmcr },
 		{ PMUV3_PMCNTENSET, 0, BIT(31) | BIT(2) },
@@ -555,6 +558,70 @@ static void user_read_zeroes_used_counters(struct kunit *test)
 	expect_writes(test, revoke, ARRAY_SIZE(revoke));
 }
 
+/* arch_perfctr_switch() to @cc's plan, as a hand-off makes it. */
+static void switch_irqs_off(const struct perfctr_cpu_state *prev,
+			    const struct perfctr_cpu_control *cc)
+{
+	struct perfctr_plan plan;
+
+	arch_perfctr_prepare(cc, &plan);
+	local_irq_disable();
+	arch_perfctr_switch(prev, &plan);
+	local_irq_enable();
+}
+
+/*
+ * A hand-off from a-mode instructions on event counter 2 to a-mode
+ * cycles stops the one, writes the other's filter, and zeroes all with
+ * the PMCR_EL0 write that enable makes anyway.
+ */
+static void switch_hands_off_in_one_pmcr_write(struct kunit *test)
+{
+	struct perfctr_cpu_control cc;
+	struct perfctr_cpu_state state = {};
+	const struct pmu_write want[] = {
+		{ PMUV3_PMCNTENCLR, 0, BIT(2) },
+		{ PMUV3_PMOVSCLR, 0, BIT(2) },
+		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
+		{ PMUV3_PMCR, 0, PMCR_ZERO },
+		{ PMUV3_PMCNTENSET, 0, BIT(31) },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
+	};
+
+	one_counter(&cc, 2, INST_RETIRED | USER_ONLY);
+	enable_irqs_off(&cc);
+	ctx()->nr_writes = 0;
+	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
+	switch_irqs_off(&state, &cc);
+	expect_writes(test, want, ARRAY_SIZE(want));
+}
+
+/* From armed interrupt-mode counters: what the three calls write. */
+static void switch_from_imode_disarms_first(struct kunit *test)
+{
+	struct perfctr_cpu_control cc;
+	struct perfctr_cpu_state state;
+	const struct pmu_write want[] = {
+		{ PMUV3_PMCNTENCLR, 0, BIT(31) | BIT(2) },
+		{ PMUV3_PMINTENCLR, 0, BIT(31) },
+		{ PMUV3_PMOVSCLR, 0, BIT(31) | BIT(2) },
+		{ PMUV3_PMCR, 0, PMCR_ZERO },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
+		{ PMUV3_PMEVTYPER, 2, INST_RETIRED | USER_ONLY },
+		{ PMUV3_PMCR, 0, PMCR_32 },
+		{ PMUV3_PMCNTENSET, 0, BIT(2) },
+	};
+
+	two_counters(&cc, &state);
+	enable_irqs_off(&cc);
+	ctx()->nr_writes = 0;
+	one_counter(&cc, 2, INST_RETIRED | USER_ONLY);
+	switch_irqs_off(&state, &cc);
+	expect_writes(test, want, ARRAY_SIZE(want));
+}
+
 /* The first reserve claims from perf, the last release gives back. */
 static void reserve_claims_once_release_gives_back(struct kunit *test)
 {
@@ -647,6 +714,8 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(irq_acks_only_armed_counters),
 	KUNIT_CASE(irq_after_disable_is_not_ours),
 	KUNIT_CASE(user_read_zeroes_used_counters),
+	KUNIT_CASE(switch_hands_off_in_one_pmcr_write),
+	KUNIT_CASE(switch_from_imode_disarms_first),
 	KUNIT_CASE(reserve_claims_once_release_gives_back),
 	KUNIT_CASE(reserve_is_ebusy_while_perf_has_events),
 	KUNIT_CASE(first_grant_after_a_claim_takes_the_cpu),

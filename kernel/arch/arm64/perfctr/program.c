@@ -435,8 +435,9 @@ static u64 pmuv3_evtyper(u64 evntsel, u64 el2)
  * @control: a checked control with hardware counters
  * @plan: where to put it
  *
- * Each event counter gets its PMEVTYPER<n>_EL0, the cycle counter its
- * filter PMCCFILTR_EL0: @plan->write names the counter by its map.  The
+ * Each event counter gets its PMEVTYPER<n>_EL0, named by its map in
+ * @plan->write; the cycle counter its filter PMCCFILTR_EL0, in
+ * @plan->flags, written first.  The
  * counters to start are PMCNTENSET_EL0 bits in @plan->enable, those to
  * interrupt PMINTENSET_EL0 bits in @plan->imode, and @plan->config is
  * PMCR_EL0.
@@ -457,15 +458,29 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 			continue;
 		type = pmuv3_evtyper(control->evntsel[i], el2);
 		if (pmuv3_map_is_cycles(map))
-			type &= ~(u64)PERFCTR_ARM64_EVENT_MASK;
-		plan->write[plan->nr++] = (struct perfctr_plan_write){
-			.reg = map, .value = type,
-		};
+			plan->flags = type & ~(u64)PERFCTR_ARM64_EVENT_MASK;
+		else
+			plan->write[plan->nr++] = (struct perfctr_plan_write){
+				.reg = map, .value = type,
+			};
 		plan->enable |= pmuv3_map_bit(map);
 		if (i >= control->nractrs)
 			plan->imode |= pmuv3_map_bit(map);
 	}
 	plan->config = pmuv3_pmcr(pmuv3_active_desc());
+}
+
+/* The cycle counter's filter, then each event counter's type. */
+static __always_inline void
+pmuv3_write_types(const struct perfctr_plan *plan)
+{
+	const struct perfctr_plan_write *write = plan->write;
+	unsigned int i;
+
+	if (plan->enable & pmuv3_map_bit(PERFCTR_MAP_ARM64_CYCLES))
+		pmuv3_write_reg(PMUV3_PMCCFILTR, 0, plan->flags);
+	for (i = 0; i < plan->nr; i++)
+		pmuv3_write_reg(PMUV3_PMEVTYPER, write[i].reg, write[i].value);
 }
 
 /**
@@ -479,18 +494,10 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
  */
 void arch_perfctr_enable(const struct perfctr_plan *plan)
 {
-	const struct perfctr_plan_write *write = plan->write;
 	struct pmuv3_cpu *cpu;
-	unsigned int i;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, plan);
-	for (i = 0; i < plan->nr; i++) {
-		if (pmuv3_map_is_cycles(write[i].reg))
-			pmuv3_write_reg(PMUV3_PMCCFILTR, 0, write[i].value);
-		else
-			pmuv3_write_reg(PMUV3_PMEVTYPER, write[i].reg,
-					write[i].value);
-	}
+	pmuv3_write_types(plan);
 	if (plan->imode)
 		pmuv3_write_reg(PMUV3_PMINTENSET, 0, plan->imode);
 	cpu = this_cpu_ptr(&pmuv3_cpu);
@@ -530,6 +537,54 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 	}
 	isb();
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
+}
+
+/**
+ * arch_perfctr_switch - hand this CPU's counters to the next thread
+ * @prev: the counters running, the last this CPU enabled, already read
+ * @plan: the next thread's, without interrupt-mode counters
+ *
+ * What arch_perfctr_disable(), arch_perfctr_user_read(true) and
+ * arch_perfctr_enable() do in a row, with one PMCR_EL0 write for two:
+ * the running counters stop and their overflow flags clear, the next
+ * thread's types are written, PMCR_EL0 zeroes every counter as it is set
+ * as enable sets it, and the next thread's counters start, EL0 allowed
+ * to read them.  With interrupts armed, or before the first grant since
+ * a claim, the three calls do it.  Interrupts off.
+ */
+static noinline void pmuv3_switch_slowly(const struct perfctr_cpu_state *prev,
+					 const struct perfctr_plan *plan)
+{
+	arch_perfctr_disable(prev);
+	arch_perfctr_user_read(true);
+	arch_perfctr_enable(plan);
+}
+
+void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *plan)
+{
+	struct pmuv3_cpu *cpu;
+	u64 enable, pmcr;
+	u32 used;
+
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
+	cpu = this_cpu_ptr(&pmuv3_cpu);
+	if (cpu->imode || cpu->clean_gen != READ_ONCE(pmuv3_claim_gen))
+		return pmuv3_switch_slowly(prev, plan);
+	used = cpu->enabled;
+	enable = plan->enable;
+	pmcr = plan->config | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C;
+	cpu->enabled = enable;
+	cpu->dirty = enable;
+	pmuv3_write_reg(PMUV3_PMCNTENCLR, 0, used);
+	isb();
+	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
+	pmuv3_write_types(plan);
+	pmuv3_write_reg(PMUV3_PMCR, 0, pmcr);
+	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
+	pmuv3_write_reg(PMUV3_PMUSERENR, 0,
+			ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+	isb();
 }
 
 /**

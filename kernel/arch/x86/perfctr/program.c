@@ -552,6 +552,23 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 		x86_perfctr_wrmsr(desc->fixed_ctrl, 0);
 }
 
+/**
+ * arch_perfctr_switch - hand this CPU's counters to the next thread
+ * @prev: the counters running, the last this CPU enabled, already read
+ * @plan: the next thread's, without interrupt-mode counters
+ *
+ * arch_perfctr_disable(), arch_perfctr_user_read(true) and
+ * arch_perfctr_enable(), in a row.  Interrupts off.
+ */
+void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *plan)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
+	arch_perfctr_disable(prev);
+	arch_perfctr_user_read(true);
+	arch_perfctr_enable(plan);
+}
+
 /*
  * Reservation against perf and the NMI watchdog.  perf reserves every
  * general-purpose counter and event selector through the x86 reservation

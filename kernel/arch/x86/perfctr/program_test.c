@@ -506,6 +506,35 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	expect_writes(test, zero, ARRAY_SIZE(zero));
 }
 
+/* A hand-off writes what disable, a grant and enable write in a row. */
+static void switch_is_disable_grant_enable(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	struct msr_write three[MAX_WRITES];
+	unsigned int n;
+
+	c->desc = c->skylake;
+	add(c, 2, INST_RETIRED | SEL_USR, 0);
+	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
+	preempt_disable();
+	disarm(c);
+	arm(test);
+	arch_perfctr_disable(&c->state);
+	arch_perfctr_user_read(true);
+	arch_perfctr_enable(&c->plan);
+	n = c->nr_writes;
+	memcpy(three, c->writes, sizeof(three));
+	c->nr_writes = 0;
+	arch_perfctr_switch(&c->state, &c->plan);
+	disarm(c);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, c->pce, 1);
+	/* Stop, zero what counted, program, start: not nothing. */
+	KUNIT_EXPECT_GE(test, n, 6);
+	expect_writes(test, three, n);
+}
+
 /* After the counters come from perf, whatever it left is zeroed. */
 static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
 {
@@ -585,6 +614,7 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE_PARAM(counter_held_by_perf_is_ebusy,
 			 x86_perfctr_test_cpu_params),
 	KUNIT_CASE(user_read_zeroes_counters_others_used),
+	KUNIT_CASE(switch_is_disable_grant_enable),
 	KUNIT_CASE(user_read_after_reservation_zeroes_every_counter),
 	KUNIT_CASE(user_read_after_cpu_online_zeroes_every_counter),
 	{}
