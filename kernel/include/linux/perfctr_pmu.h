@@ -89,6 +89,16 @@ struct perfctr_plan {
 	struct perfctr_plan_write	write[PERFCTR_MAX_NRCTRS];
 };
 
+/* An empty plan: the writes past @plan->nr are never read. */
+static inline void perfctr_plan_init(struct perfctr_plan *plan)
+{
+	plan->nr = 0;
+	plan->flags = 0;
+	plan->enable = 0;
+	plan->imode = 0;
+	plan->config = 0;
+}
+
 /*
  * Implemented by the architecture.  arch_perfctr_tsc_khz() is the TSC's
  * rate now, in any context: x86 refines the rate it calibrated at boot

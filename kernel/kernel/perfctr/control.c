@@ -223,7 +223,10 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	perfctr->sw_events = 0;
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
-	memset(perfctr->icount, 0, sizeof(perfctr->icount));
+	/* Only the old control's counters can have left one nonzero. */
+	memset(perfctr->icount, 0,
+	       min_t(unsigned int, used, PERFCTR_MAX_NRCTRS) *
+	       sizeof(perfctr->icount[0]));
 
 	perfctr->clock_pmcs = 0;
 	perfctr->event_pmcs = 0;

@@ -440,22 +440,30 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
  * The common switch, a hand-off: both threads count in accumulation mode
  * only and count no switches (simple_switch), the outgoing thread's
  * counters run, and the incoming thread's run as soon as it does, read
- * in user mode, on the CPU it last ran on, which it may use.  The
- * outgoing thread's hardware counters are then read running, and one
- * driver call stops them, zeroes every counter and starts the incoming
- * thread's.  Any other switch takes the general path below.
+ * in user mode, on @cpu, which it may use, and which is the CPU it last
+ * ran on: a thread's first resume records @cpu as that, as the general
+ * path would, no migration counted.  The outgoing thread's hardware
+ * counters are then read running, and one driver call stops them,
+ * zeroes every counter and starts the incoming thread's.  Any other
+ * switch takes the general path below.
  */
-static bool vperfctr_can_hand_off(const struct vperfctr *prev,
-				  const struct vperfctr *next)
+static bool vperfctr_takes_hand_off(const struct vperfctr *prev,
+				    struct vperfctr *next, int cpu)
 {
 	const struct vperfctr_state *kstate = next->kstate;
 
-	return prev->simple_switch && next->simple_switch &&
-	       vperfctr_is_oncpu(prev) &&
-	       (kstate->flags & VPERFCTR_STATE_RDPMC) &&
-	       (kstate->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) &&
-	       next->last_cpu == smp_processor_id() &&
-	       !READ_ONCE(next->bad_cpus_allowed);
+	if (!prev->simple_switch || !next->simple_switch ||
+	    !vperfctr_is_oncpu(prev) ||
+	    !(kstate->flags & VPERFCTR_STATE_RDPMC) ||
+	    !(kstate->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) ||
+	    READ_ONCE(next->bad_cpus_allowed))
+		return false;
+	if (next->last_cpu == cpu)
+		return true;
+	if (next->last_cpu >= 0)
+		return false;
+	next->last_cpu = cpu;
+	return true;
 }
 
 /* What the switch knows of the moment stays in registers here. */
@@ -477,7 +485,8 @@ void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
 {
 	struct vperfctr_now now = {};
 
-	if (prev && next && vperfctr_can_hand_off(prev, next)) {
+	if (prev && next &&
+	    vperfctr_takes_hand_off(prev, next, smp_processor_id())) {
 		vperfctr_hand_off(prev, next);
 		return;
 	}

@@ -382,10 +382,11 @@ static void switch_reads_the_clock_once(struct kunit *test)
 /*
  * Two threads with TSC, a hardware counter and task-clock, taking turns
  * on this CPU, with @cs a context-switch counter as well.  Each has run
- * here once before the switch from the first to the second; the second
- * counts 7 events after it, the first counted 25 before.  Returns how
- * many arch_perfctr_switch() calls that switch made, and its clock
- * reads in @clock_reads.
+ * here once before the switch from the first to the second: the first
+ * counted 25 events, sampled after 20; the second counts 7 after it, and
+ * the first 4 more when it runs again.  Returns how many
+ * arch_perfctr_switch() calls the switch from the first to the second
+ * made, and its clock reads in @clock_reads.
  */
 static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 					   unsigned int *clock_reads)
@@ -417,7 +418,9 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	__perfctr_switch_thread(NULL, second);
 	ctx->tsc = 50;
 	__perfctr_switch_thread(second, first);
-	fake_count(ctx, 1, 25);
+	fake_count(ctx, 1, 20);
+	vperfctr_sample(first);
+	fake_count(ctx, 1, 5);
 	ctx->tsc = 350;
 	calls = ctx->switch_calls;
 	reads = ctx->tsc_reads;
@@ -427,18 +430,23 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	counting = ctx->enabled;
 	fake_count(ctx, 1, 7);
 	ctx->tsc = 400;
-	__perfctr_switch_thread(second, NULL);
+	__perfctr_switch_thread(second, first);
+	fake_count(ctx, 1, 4);
+	ctx->tsc = 500;
+	__perfctr_switch_thread(first, NULL);
 	local_irq_restore(flags);
 
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 300);
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[0].sum, 25);
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 400);
+	/* 20 + 5, then 4 from zero, not from where the sample left it. */
+	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[0].sum, 29);
 	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[1].sum,
-			vperfctr_tsc_to_ns(first->kstate, 300));
+			vperfctr_tsc_to_ns(first->kstate, 300) +
+			vperfctr_tsc_to_ns(first->kstate, 100));
 	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.tsc_sum, 100);
 	/* None of the first thread's 25: the counters were zeroed. */
 	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[0].sum, 7);
 	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[1].sum,
-			vperfctr_tsc_to_ns(second->kstate, 100));
+			2 * vperfctr_tsc_to_ns(second->kstate, 50));
 	if (cs)
 		KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[2].sum, 2);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));

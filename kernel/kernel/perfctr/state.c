@@ -122,7 +122,8 @@ struct vperfctr *vperfctr_alloc(void)
 	}
 	refcount_set(&perfctr->refcount, 1);
 	spin_lock_init(&perfctr->children_lock);
-	vperfctr_new_generation(perfctr, true);
+	/* The children sums are zero already. */
+	vperfctr_new_generation(perfctr, false);
 	perfctr->last_cpu = -1;
 	vperfctr_init_itimer(perfctr);
 	perfctr->kstate->magic = VPERFCTR_STATE_MAGIC;

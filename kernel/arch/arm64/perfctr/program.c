@@ -449,7 +449,7 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 	u64 el2 = is_kernel_in_hyp_mode() ? ARMV8_PMU_INCLUDE_EL2 : 0;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
-	memset(plan, 0, sizeof(*plan));
+	perfctr_plan_init(plan);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = control->pmc_map[i];
 		u64 type;

@@ -458,7 +458,7 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
-	memset(plan, 0, sizeof(*plan));
+	perfctr_plan_init(plan);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = control->pmc_map[i];
 		bool imode = i >= control->nractrs;
