@@ -539,6 +539,15 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
 }
 
+/* The three calls arch_perfctr_switch() stands for. */
+static noinline void pmuv3_switch_slowly(const struct perfctr_cpu_state *prev,
+					 const struct perfctr_plan *plan)
+{
+	arch_perfctr_disable(prev);
+	arch_perfctr_user_read(true);
+	arch_perfctr_enable(plan);
+}
+
 /**
  * arch_perfctr_switch - hand this CPU's counters to the next thread
  * @prev: the counters running, the last this CPU enabled, already read
@@ -552,14 +561,6 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
  * to read them.  With interrupts armed, or before the first grant since
  * a claim, the three calls do it.  Interrupts off.
  */
-static noinline void pmuv3_switch_slowly(const struct perfctr_cpu_state *prev,
-					 const struct perfctr_plan *plan)
-{
-	arch_perfctr_disable(prev);
-	arch_perfctr_user_read(true);
-	arch_perfctr_enable(plan);
-}
-
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *plan)
 {
