@@ -286,7 +286,12 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 	else
 		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
 	perfctr->live_on = vperfctr_live_on(perfctr);
-	perfctr->simple_switch = !perfctr->imode_pmcs &&
+	/*
+	 * A hand-off reads the counters while they run: not TopDown's
+	 * (restart_pmcs), whose metrics must be read with their slots.
+	 */
+	perfctr->simple_switch = perfctr->nrhw && !perfctr->restart_pmcs &&
+		!perfctr->imode_pmcs &&
 		!(perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES));
 	vperfctr_write_end(kstate);
 	perfctr->sample_ticks = perfctr->nrhw ?

@@ -437,15 +437,17 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
 }
 
 /*
- * The common switch, a hand-off: both threads count in accumulation mode
- * only and count no switches (simple_switch), the outgoing thread's
- * counters run, and the incoming thread's run as soon as it does, read
- * in user mode, on @cpu, which it may use, and which is the CPU it last
- * ran on: a thread's first resume records @cpu as that, as the general
- * path would, no migration counted.  The outgoing thread's hardware
- * counters are then read running, and one driver call stops them,
- * zeroes every counter and starts the incoming thread's.  Any other
- * switch takes the general path below.
+ * A hand-off: both threads count on the hardware, in accumulation mode
+ * only, without counters that restart, and count no switches
+ * (simple_switch); the outgoing thread's counters run, and the incoming
+ * thread's run as soon as it does, read in user mode, on @cpu, which it
+ * may use, and which is the CPU it last ran on: a thread's first resume
+ * records @cpu as that, as the general path would, no migration
+ * counted.  The outgoing thread's hardware counters are then read
+ * running, and one driver call stops them, zeroes every counter and
+ * starts the incoming thread's: what the counters count in the few
+ * instructions between the read and the stop counts for neither thread.
+ * Any other switch takes the general path below.
  */
 static bool vperfctr_takes_hand_off(const struct vperfctr *prev,
 				    struct vperfctr *next, int cpu)

@@ -256,7 +256,9 @@ static void user_read_stays_between_two_reading_threads(struct kunit *test)
 		vperfctr_put(other);
 	KUNIT_ASSERT_NOT_NULL(test, sw_only);
 
-	control->cpu_control.nractrs = 1;
+	/* Counting switches: the general path, not a hand-off. */
+	control->cpu_control.nractrs = 2;
+	sw_control(control, 1, PERFCTR_SW_CONTEXT_SWITCHES, 0);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
 	vperfctr_set_control(reader, control);
 	vperfctr_set_control(other, control);
@@ -381,26 +383,32 @@ static void switch_reads_the_clock_once(struct kunit *test)
 
 /*
  * Two threads with TSC, a hardware counter and task-clock, taking turns
- * on this CPU, with @cs a context-switch counter as well.  Each has run
+ * on this CPU, with @cs a context-switch counter as well, and @restart
+ * the hardware counter one that restarts at every resume.  Each has run
  * here once before the switch from the first to the second: the first
  * counted 25 events, sampled after 20; the second counts 7 after it, and
  * the first 4 more when it runs again.  Returns how many
  * arch_perfctr_switch() calls the switch from the first to the second
- * made, and its clock reads in @clock_reads.
+ * made, and its clock reads in @clock_reads; the first's first resume,
+ * after the second, hands off as that switch does, or not.
  */
 static unsigned int switch_first_to_second(struct kunit *test, bool cs,
+					   bool restart,
 					   unsigned int *clock_reads)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *first = ctx->perfctr, *second;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
-	unsigned int calls, reads;
+	const struct perfctr_cpu_state *prev = NULL;
+	unsigned int calls, first_calls, reads;
 	unsigned long flags;
 	bool counting;
+	int cpu;
 
 	use_fake_pmu(test, 48);
 	ctx->user_read_ok = true;
+	ctx->restarts = restart ? BIT(1) : 0;
 	second = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, second);
 	cc->tsc_on = 1;
@@ -414,10 +422,13 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	vperfctr_set_control(second, control);
 
 	local_irq_save(flags);
+	cpu = smp_processor_id();
 	ctx->tsc = 0;
 	__perfctr_switch_thread(NULL, second);
 	ctx->tsc = 50;
+	first_calls = ctx->switch_calls;
 	__perfctr_switch_thread(second, first);
+	first_calls = ctx->switch_calls - first_calls;
 	fake_count(ctx, 1, 20);
 	vperfctr_sample(first);
 	fake_count(ctx, 1, 5);
@@ -426,6 +437,8 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	reads = ctx->tsc_reads;
 	__perfctr_switch_thread(first, second);
 	calls = ctx->switch_calls - calls;
+	if (calls)
+		prev = ctx->switch_prev;
 	*clock_reads = ctx->tsc_reads - reads;
 	counting = ctx->enabled;
 	fake_count(ctx, 1, 7);
@@ -452,6 +465,12 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
 	KUNIT_EXPECT_TRUE(test, counting);
+	/* A first resume: the CPU recorded, no migration to count. */
+	KUNIT_EXPECT_EQ(test, first_calls, calls);
+	KUNIT_EXPECT_EQ(test, first->last_cpu, cpu);
+	/* The driver stops what runs: the first thread's counters. */
+	if (calls)
+		KUNIT_EXPECT_PTR_EQ(test, prev, &first->kstate->cpu_state);
 	vperfctr_put(second);
 	return calls;
 }
@@ -465,7 +484,8 @@ static void switch_hands_off_between_simple_controls(struct kunit *test)
 {
 	unsigned int reads;
 
-	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, &reads), 1);
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, false,
+						     &reads), 1);
 	KUNIT_EXPECT_EQ(test, reads, 1);
 }
 
@@ -474,7 +494,21 @@ static void switch_counted_takes_the_general_path(struct kunit *test)
 {
 	unsigned int reads;
 
-	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, true, &reads), 0);
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, true, false,
+						     &reads), 0);
+	KUNIT_EXPECT_EQ(test, reads, 1);
+}
+
+/*
+ * So do counters that restart at every resume (x86 TopDown's), whose
+ * metrics are read with their slots, the counters stopped.
+ */
+static void restarting_counters_take_the_general_path(struct kunit *test)
+{
+	unsigned int reads;
+
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, true,
+						     &reads), 0);
 	KUNIT_EXPECT_EQ(test, reads, 1);
 }
 
@@ -723,6 +757,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(resume_after_grant_takes_zero_unread),
 	KUNIT_CASE(switch_hands_off_between_simple_controls),
 	KUNIT_CASE(switch_counted_takes_the_general_path),
+	KUNIT_CASE(restarting_counters_take_the_general_path),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

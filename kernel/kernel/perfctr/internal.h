@@ -54,9 +54,10 @@
  * @plan:	how the driver starts them (arch_perfctr_prepare()), while
  *		there are any
  * @imode_pmcs: the control's interrupt-mode counters
- * @simple_switch: the control has no interrupt-mode counter and does not
- *	count context switches: a switch between two such may hand the
- *	counters from one to the other (counting.c)
+ * @simple_switch: the control has hardware counters, none that restarts
+ *	or counts in interrupt mode, and does not count context switches: a
+ *	switch between two such may hand the counters from one to the other
+ *	(counting.c)
  * @live_on:	the page's live word while all the control's counters run
  * @run_clocks:	the task-clock counters the last resume started
  * @run_hw:	the hardware counters it started

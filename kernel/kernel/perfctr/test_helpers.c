@@ -129,6 +129,7 @@ static void fake_switch(const struct perfctr_cpu_state *prev,
 			const struct perfctr_plan *plan)
 {
 	vperfctr_test_ctx()->switch_calls++;
+	vperfctr_test_ctx()->switch_prev = prev;
 	fake_disable(prev);
 	fake_user_read(true);
 	fake_enable(plan);

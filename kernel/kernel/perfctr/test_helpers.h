@@ -25,6 +25,7 @@ struct vperfctr_test_ctx {
 	int user_read;		/* -1: never asked, else the last answer */
 	unsigned int user_read_calls;
 	unsigned int switch_calls;	/* arch_perfctr_switch() */
+	const struct perfctr_cpu_state *switch_prev;	/* its last @prev */
 	struct perfctr_pmu pmu;	/* four counters of @width bits */
 };
 

@@ -589,12 +589,43 @@ static void switch_hands_off_in_one_pmcr_write(struct kunit *test)
 				      ARMV8_PMU_USERENR_CR },
 	};
 
+	/* What runs now, and was used since the last zeroing: cycles. */
+	const struct pmu_write after[] = {
+		{ PMUV3_PMCNTENCLR, 0, BIT(31) },
+		{ PMUV3_PMOVSCLR, 0, BIT(31) },
+		{ PMUV3_PMCR, 0, PMCR_ZERO },
+		{ PMUV3_PMUSERENR, 0, ARMV8_PMU_USERENR_ER |
+				      ARMV8_PMU_USERENR_CR },
+	};
+
 	one_counter(&cc, 2, INST_RETIRED | USER_ONLY);
 	enable_irqs_off(&cc);
 	ctx()->nr_writes = 0;
 	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
 	switch_irqs_off(&state, &cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
+	disable_irqs_off(&state);
+	user_read_irqs_off(true);
+	expect_writes(test, after, ARRAY_SIZE(after));
+}
+
+/* The first hand-off after a new claim takes the CPU from perf first. */
+static void switch_after_a_claim_takes_the_cpu(struct kunit *test)
+{
+	struct perfctr_cpu_control cc;
+	struct perfctr_cpu_state state = {};
+	unsigned int i, taken = 0;
+
+	arch_perfctr_release();
+	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
+	ctx()->nr_writes = 0;
+	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
+	switch_irqs_off(&state, &cc);
+	for (i = 0; i < ctx()->nr_writes; i++)
+		if (ctx()->writes[i].reg == PMUV3_PMCNTENCLR &&
+		    ctx()->writes[i].value == FAKE_ALL)
+			taken++;
+	KUNIT_EXPECT_EQ(test, taken, 1);
 }
 
 /* From armed interrupt-mode counters: what the three calls write. */
@@ -716,6 +747,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(user_read_zeroes_used_counters),
 	KUNIT_CASE(switch_hands_off_in_one_pmcr_write),
 	KUNIT_CASE(switch_from_imode_disarms_first),
+	KUNIT_CASE(switch_after_a_claim_takes_the_cpu),
 	KUNIT_CASE(reserve_claims_once_release_gives_back),
 	KUNIT_CASE(reserve_is_ebusy_while_perf_has_events),
 	KUNIT_CASE(first_grant_after_a_claim_takes_the_cpu),

@@ -437,10 +437,9 @@ static u64 pmuv3_evtyper(u64 evntsel, u64 el2)
  *
  * Each event counter gets its PMEVTYPER<n>_EL0, named by its map in
  * @plan->write; the cycle counter its filter PMCCFILTR_EL0, in
- * @plan->flags, written first.  The
- * counters to start are PMCNTENSET_EL0 bits in @plan->enable, those to
- * interrupt PMINTENSET_EL0 bits in @plan->imode, and @plan->config is
- * PMCR_EL0.
+ * @plan->flags, written first.  The counters to start are PMCNTENSET_EL0
+ * bits in @plan->enable, those to interrupt PMINTENSET_EL0 bits in
+ * @plan->imode, and @plan->config is PMCR_EL0.
  */
 void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 			  struct perfctr_plan *plan)
@@ -570,8 +569,10 @@ void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
 	cpu = this_cpu_ptr(&pmuv3_cpu);
-	if (cpu->imode || cpu->clean_gen != READ_ONCE(pmuv3_claim_gen))
-		return pmuv3_switch_slowly(prev, plan);
+	if (cpu->imode || cpu->clean_gen != READ_ONCE(pmuv3_claim_gen)) {
+		pmuv3_switch_slowly(prev, plan);
+		return;
+	}
 	used = cpu->enabled;
 	enable = plan->enable;
 	pmcr = plan->config | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C;
