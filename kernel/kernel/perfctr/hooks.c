@@ -149,6 +149,8 @@ int __perfctr_copy_task(struct task_struct *child,
 	if (!perfctr)
 		return -ENOMEM;
 	RCU_INIT_POINTER(perfctr->owner, child);
+	/* Its affinity, copied from its creator's, reached no hook. */
+	__perfctr_set_cpus_allowed(perfctr, &child->cpus_mask);
 	child->thread.perfctr = perfctr;
 	return 0;
 }

@@ -5,6 +5,9 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/perfctr.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/signal.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -50,6 +53,42 @@ static void inherited_state_has_control_and_zero_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&parent->refcount), 2);
 	vperfctr_put(child);
 	KUNIT_EXPECT_EQ(test, refcount_read(&parent->refcount), 1);
+}
+
+/*
+ * A child copies its creator's affinity at fork, and the state it
+ * inherits notes a forbidden CPU in it, as an affinity change would: a
+ * resume there stops its counters.  The fork is the hook's, made with
+ * a task that is only the affinity it copied, and this test's thread as
+ * the creator for the call.
+ */
+static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
+{
+	struct vperfctr *parent = vperfctr_test_ctx()->perfctr;
+	struct vperfctr *saved = current->thread.perfctr;
+	struct kernel_clone_args args = {};
+	struct vperfctr_control control;
+	struct task_struct *child;
+	int cpu, err;
+
+	child = kunit_kzalloc(test, sizeof(*child), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	tsc_control(&control, 1);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
+	vperfctr_set_control(parent, &control);
+	cpu = raw_smp_processor_id();
+	cpumask_copy(&child->cpus_mask, cpumask_of(cpu));
+
+	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
+	current->thread.perfctr = parent;
+	err = __perfctr_copy_task(child, &args);
+	current->thread.perfctr = saved;
+	cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_NOT_NULL(test, child->thread.perfctr);
+	KUNIT_EXPECT_TRUE(test, child->thread.perfctr->bad_cpus_allowed);
+	vperfctr_put(child->thread.perfctr);
 }
 
 static void propagation_adds_child_and_grandchildren(struct kunit *test)
@@ -185,6 +224,7 @@ static void children_sums_past_own_sums_reach_root(struct kunit *test)
 
 static struct kunit_case perfctr_inherit_cases[] = {
 	KUNIT_CASE(inherited_state_has_control_and_zero_sums),
+	KUNIT_CASE(child_notes_the_forbidden_cpus_it_may_run_on),
 	KUNIT_CASE(propagation_adds_child_and_grandchildren),
 	KUNIT_CASE(late_grandchild_is_forwarded_to_root),
 	KUNIT_CASE(new_control_stops_propagation_and_clears_children),
