@@ -66,16 +66,16 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
 {
 	struct vperfctr *parent = vperfctr_test_ctx()->perfctr;
 	struct vperfctr *saved = current->thread.perfctr;
+	struct vperfctr_control *control = new_control(test);
 	struct kernel_clone_args args = {};
-	struct vperfctr_control control;
 	struct task_struct *child;
 	int cpu, err;
 
 	child = kunit_kzalloc(test, sizeof(*child), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, child);
-	tsc_control(&control, 1);
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
-	vperfctr_set_control(parent, &control);
+	tsc_control(control, 1);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(parent, control);
 	cpu = raw_smp_processor_id();
 	cpumask_copy(&child->cpus_mask, cpumask_of(cpu));
 
