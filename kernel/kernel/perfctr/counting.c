@@ -35,6 +35,14 @@ struct vperfctr_now {
 	const struct perfctr_cpu_state	*running;
 };
 
+/* Read the clock for this moment, once. */
+static __always_inline u64 vperfctr_now_read(struct vperfctr_now *now)
+{
+	now->tsc = arch_perfctr_read_tsc();
+	now->valid = true;
+	return now->tsc;
+}
+
 /*
  * The clock that ends a running period, read once seq is odd and seen so
  * by every CPU: a reader on another CPU that still found seq even read
@@ -51,19 +59,13 @@ vperfctr_read_tsc_after_begin(struct vperfctr_now *now)
 {
 	/* Pairs with the reader's clock read before its second seq load. */
 	mb();
-	now->tsc = arch_perfctr_read_tsc();
-	now->valid = true;
-	return now->tsc;
+	return vperfctr_now_read(now);
 }
 
 /* The clock a resume starts from: the suspend's, else a fresh one. */
 static __always_inline u64 vperfctr_now_tsc(struct vperfctr_now *now)
 {
-	if (!now->valid) {
-		now->tsc = arch_perfctr_read_tsc();
-		now->valid = true;
-	}
-	return now->tsc;
+	return now->valid ? now->tsc : vperfctr_now_read(now);
 }
 
 /**

@@ -387,14 +387,13 @@ static void switch_reads_the_clock_once(struct kunit *test)
  * the hardware counter one that restarts at every resume.  Each has run
  * here once before the switch from the first to the second: the first
  * counted 25 events, sampled after 20; the second counts 7 after it, and
- * the first 4 more when it runs again.  Returns how many
- * arch_perfctr_switch() calls the switch from the first to the second
- * made, and its clock reads in @clock_reads; the first's first resume,
- * after the second, hands off as that switch does, or not.
+ * the first 4 more when it runs again.  The switch from the first to the
+ * second reads the clock once, hand-off or not.  Returns how many
+ * arch_perfctr_switch() calls that switch made; the first's first
+ * resume, after the second, hands off as that switch does, or not.
  */
 static unsigned int switch_first_to_second(struct kunit *test, bool cs,
-					   bool restart,
-					   unsigned int *clock_reads)
+					   bool restart)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *first = ctx->perfctr, *second;
@@ -439,7 +438,7 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	calls = ctx->switch_calls - calls;
 	if (calls)
 		prev = ctx->switch_prev;
-	*clock_reads = ctx->tsc_reads - reads;
+	reads = ctx->tsc_reads - reads;
 	counting = ctx->enabled;
 	fake_count(ctx, 1, 7);
 	ctx->tsc = 400;
@@ -465,6 +464,7 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
 	KUNIT_EXPECT_TRUE(test, counting);
+	KUNIT_EXPECT_EQ(test, reads, 1);
 	/* A first resume: the CPU recorded, no migration to count. */
 	KUNIT_EXPECT_EQ(test, first_calls, calls);
 	KUNIT_EXPECT_EQ(test, first->last_cpu, cpu);
@@ -482,21 +482,13 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
  */
 static void switch_hands_off_between_simple_controls(struct kunit *test)
 {
-	unsigned int reads;
-
-	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, false,
-						     &reads), 1);
-	KUNIT_EXPECT_EQ(test, reads, 1);
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, false), 1);
 }
 
 /* Counting the switch itself takes the general path, with the same sums. */
 static void switch_counted_takes_the_general_path(struct kunit *test)
 {
-	unsigned int reads;
-
-	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, true, false,
-						     &reads), 0);
-	KUNIT_EXPECT_EQ(test, reads, 1);
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, true, false), 0);
 }
 
 /*
@@ -505,11 +497,7 @@ static void switch_counted_takes_the_general_path(struct kunit *test)
  */
 static void restarting_counters_take_the_general_path(struct kunit *test)
 {
-	unsigned int reads;
-
-	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, true,
-						     &reads), 0);
-	KUNIT_EXPECT_EQ(test, reads, 1);
+	KUNIT_EXPECT_EQ(test, switch_first_to_second(test, false, true), 0);
 }
 
 /*
