@@ -46,6 +46,7 @@ static int map_state(struct vperfctr *vperfctr)
 	}
 	vperfctr->state = page;
 	vperfctr->map_size = size;
+	vperfctr->map_pid = getpid();
 	if (vperfctr->is_self)
 		vperfctr->fast.own = page;
 	return 0;
@@ -122,7 +123,8 @@ void vperfctr_close(struct vperfctr *vperfctr)
 
 	if (!vperfctr)
 		return;
-	if (vperfctr->state)
+	/* In a child of the process that mapped it, it is not ours. */
+	if (vperfctr->state && vperfctr->map_pid == getpid())
 		munmap((void *)vperfctr->state, vperfctr->map_size);
 	close(vperfctr->fd);
 	free(vperfctr);

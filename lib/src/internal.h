@@ -6,6 +6,7 @@
 #define LIBPERFCTR_INTERNAL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <libperfctr.h>
 
 struct vperfctr {
@@ -20,6 +21,12 @@ struct vperfctr {
 	int is_self;
 	const struct vperfctr_state *state;	/* NULL: not mapped */
 	size_t map_size;
+	/*
+	 * The process that mapped the page.  A fork copies no mapping of
+	 * it, so in a child the address is unmapped, or mapped again to
+	 * something else.
+	 */
+	pid_t map_pid;
 };
 
 /* sys.c: the vperfctr_open system call, @tid and all. */

@@ -111,12 +111,7 @@ int vperfctr_is_running(const struct vperfctr *vperfctr)
 	const struct perfctr_cpu_control *cpu;
 	struct vperfctr_control control;
 
-	/*
-	 * Not the page of a mapping a child inherited: the kernel shows it
-	 * one whose magic is 0.
-	 */
-	if (vperfctr->state &&
-	    vperfctr->state->magic == VPERFCTR_STATE_MAGIC)
+	if (vperfctr->state)
 		return __atomic_load_n(&vperfctr->state->cpu_state.cstatus,
 				       __ATOMIC_RELAXED) != 0;
 	if (_vperfctr_read(vperfctr->fd, NULL, &control, NULL) < 0)

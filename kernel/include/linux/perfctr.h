@@ -76,17 +76,20 @@ static inline int perfctr_copy_task(struct task_struct *child,
 	return 0;
 }
 
-/* exit_thread(): stop the counters for good and mark the state dead. */
+/*
+ * exit_thread(): stop the counters for good, mark the state dead, and
+ * take it off the thread's hooks, into thread.perfctr_exited.
+ */
 static inline void perfctr_exit_thread(struct task_struct *tsk)
 {
 	if (tsk->thread.perfctr)
 		__perfctr_exit_thread(tsk);
 }
 
-/* release_task(): detach the state and propagate its counts. */
+/* release_task(): propagate the exited state's counts and detach it. */
 static inline void perfctr_release_task(struct task_struct *tsk)
 {
-	if (tsk->thread.perfctr)
+	if (tsk->thread.perfctr_exited)
 		__perfctr_release_task(tsk);
 }
 

@@ -53,18 +53,16 @@ static int vperfctr_release(struct inode *inode, struct file *file)
 }
 
 /*
- * What a child process sees through the mapping it inherited from its
- * parent: not the parent's page, whose counts the counters of the CPU
- * the child runs on are not, but one whose magic is 0 and whose seq is
- * forever odd, as if the kernel never finished writing it.  A reader
- * takes the counts from vperfctr_read() instead.
- */
-static struct vperfctr_state *vperfctr_foreign_page __ro_after_init;
-
-/*
  * The page goes into the page table at the first touch, not at mmap():
- * a fork copies the mapping without it.  The mapping remembers the mm it
- * was made in; a copy into another mm forgets it.
+ * vm_insert_page() would make the mapping VM_MIXEDMAP, whose entries
+ * fork copies.  A fork copies no mapping of the page at all: the child's
+ * counts are not its parent's, and a mapping copied into every child
+ * and unmapped at its exit would cost each fork more than inheriting
+ * the counters does.  As perf's mmap()ed event pages, it is VM_DONTCOPY.
+ *
+ * madvise(MADV_DOFORK) can still have a fork copy it.  The mapping
+ * remembers the mm it was made in, and a copy in another mm is no view
+ * of the page: a touch there gets SIGBUS.
  */
 static void vperfctr_vm_open(struct vm_area_struct *vma)
 {
@@ -76,12 +74,10 @@ static vm_fault_t vperfctr_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct vperfctr *perfctr = vma->vm_file->private_data;
-	struct page *page;
+	struct page *page = virt_to_page(perfctr->kstate);
 
-	if (vma->vm_private_data)
-		page = virt_to_page(perfctr->kstate);
-	else
-		page = virt_to_page(vperfctr_foreign_page);
+	if (!vma->vm_private_data)
+		return VM_FAULT_SIGBUS;
 	get_page(page);
 	vmf->page = page;
 	return 0;
@@ -99,7 +95,8 @@ static int vperfctr_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+		     VM_MAYWRITE);
 	/* Compared with, never followed. */
 	vma->vm_private_data = vma->vm_mm;
 	vma->vm_ops = &vperfctr_vm_ops;
@@ -201,10 +198,6 @@ static int __init vperfctrfs_init(void)
 	vperfctr_mnt = kern_mount(&vperfctrfs_type);
 	if (IS_ERR(vperfctr_mnt))
 		panic("vperfctrfs: kernel mount failed\n");
-	vperfctr_foreign_page = (void *)get_zeroed_page(GFP_KERNEL);
-	if (!vperfctr_foreign_page)
-		panic("vperfctrfs: no page for inherited mappings\n");
-	vperfctr_foreign_page->seq = 1;
 	return 0;
 }
 fs_initcall(vperfctrfs_init);

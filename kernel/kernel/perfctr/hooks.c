@@ -73,8 +73,8 @@ static void vperfctr_detach(struct vperfctr *perfctr)
 
 /*
  * Take @perfctr off @tsk, unless someone else already did.  Whoever
- * clears the pointer under task_lock() drops the thread's reference, so
- * unlink and release never both do.
+ * clears the pointer under task_lock() has the thread's reference: an
+ * unlink drops it, an exit hands it to release.
  */
 static bool vperfctr_unlink_task(struct task_struct *tsk,
 				 struct vperfctr *perfctr)
@@ -130,6 +130,17 @@ void __perfctr_exit_thread(struct task_struct *tsk)
 	local_irq_restore(flags);
 	/* Not when the files on the state close: perf may use them now. */
 	vperfctr_release_hw(perfctr);
+	/*
+	 * Before exit_notify() lets another thread reap this one: this
+	 * thread's last context switches and ticks, which may run on its
+	 * CPU after the reaper has freed the state's page, read the state
+	 * without a reference.  Their hooks now find none; the reaper finds
+	 * it in perfctr_exited, which nothing else reads.
+	 */
+	task_lock(tsk);
+	tsk->thread.perfctr_exited = perfctr;
+	WRITE_ONCE(tsk->thread.perfctr, NULL);
+	task_unlock(tsk);
 }
 
 /*
@@ -155,12 +166,12 @@ int __perfctr_copy_task(struct task_struct *child,
 	return 0;
 }
 
+/* The thread's reference to its exited state goes with its counts. */
 void __perfctr_release_task(struct task_struct *tsk)
 {
-	struct vperfctr *perfctr = tsk->thread.perfctr;
+	struct vperfctr *perfctr = tsk->thread.perfctr_exited;
 
-	if (!vperfctr_unlink_task(tsk, perfctr))
-		return;
+	tsk->thread.perfctr_exited = NULL;
 	vperfctr_propagate(perfctr);
 	vperfctr_detach(perfctr);
 }

@@ -6,6 +6,8 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/perfctr.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/signal.h>
@@ -89,6 +91,45 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, child->thread.perfctr);
 	KUNIT_EXPECT_TRUE(test, child->thread.perfctr->bad_cpus_allowed);
 	vperfctr_put(child->thread.perfctr);
+}
+
+/*
+ * A thread that exits takes its state off its hooks before another
+ * thread can reap it: the hooks of its last context switches and ticks
+ * may still run on its CPU once the reaper has dropped the state, and
+ * must find none.  The reaper finds the state apart, and drops the
+ * thread's reference with its counts.  Exit and release are the hooks', with
+ * this test's thread as the one exiting; the test holds a reference of
+ * its own, to look at the state after.
+ */
+static void exited_thread_leaves_its_state_to_its_reaper(struct kunit *test)
+{
+	struct vperfctr *saved = current->thread.perfctr;
+	struct vperfctr *perfctr = vperfctr_alloc();
+	struct vperfctr *hooked, *exited, *reaped;
+
+	KUNIT_ASSERT_NOT_NULL(test, perfctr);
+	vperfctr_get(perfctr);
+	RCU_INIT_POINTER(perfctr->owner, current);
+	current->thread.perfctr = perfctr;
+	perfctr_exit_thread(current);
+	hooked = current->thread.perfctr;
+	exited = current->thread.perfctr_exited;
+	perfctr_release_task(current);
+	reaped = current->thread.perfctr_exited;
+	current->thread.perfctr = saved;
+	current->thread.perfctr_exited = NULL;
+
+	KUNIT_EXPECT_NULL(test, hooked);
+	KUNIT_EXPECT_PTR_EQ(test, exited, perfctr);
+	KUNIT_EXPECT_NULL(test, reaped);
+	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags & VPERFCTR_STATE_DEAD);
+	KUNIT_EXPECT_TRUE(test,
+			  perfctr->kstate->flags & VPERFCTR_STATE_DETACHED);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(perfctr->owner));
+	/* Only the test's reference is left. */
+	KUNIT_EXPECT_EQ(test, refcount_read(&perfctr->refcount), 1);
+	vperfctr_put(perfctr);
 }
 
 static void propagation_adds_child_and_grandchildren(struct kunit *test)
@@ -225,6 +266,7 @@ static void children_sums_past_own_sums_reach_root(struct kunit *test)
 static struct kunit_case perfctr_inherit_cases[] = {
 	KUNIT_CASE(inherited_state_has_control_and_zero_sums),
 	KUNIT_CASE(child_notes_the_forbidden_cpus_it_may_run_on),
+	KUNIT_CASE(exited_thread_leaves_its_state_to_its_reaper),
 	KUNIT_CASE(propagation_adds_child_and_grandchildren),
 	KUNIT_CASE(late_grandchild_is_forwarded_to_root),
 	KUNIT_CASE(new_control_stops_propagation_and_clears_children),
