@@ -302,3 +302,53 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 		perfctr->sample_ticks = VPERFCTR_RESTART_SAMPLE_TICKS;
 	perfctr->ticks_left = perfctr->sample_ticks;
 }
+
+/**
+ * vperfctr_inherit_control - install the control of a state in a new one
+ * @perfctr: a new state, from vperfctr_alloc()
+ * @from: a state whose control vperfctr_set_control() installed
+ *
+ * What vperfctr_set_control(@perfctr, &@from->control) does, at a fork,
+ * without checking and preparing again what was checked and prepared for
+ * @from: what follows from the control alone is copied from @from, the
+ * rest starts as for any new control.  The new state's page is seen by
+ * nobody yet.
+ */
+void vperfctr_inherit_control(struct vperfctr *perfctr,
+			      const struct vperfctr *from)
+{
+	const struct perfctr_cpu_control *cc = &from->control.cpu_control;
+	const struct perfctr_cpu_state *fstate = &from->kstate->cpu_state;
+	struct vperfctr_state *kstate = perfctr->kstate;
+	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+
+	perfctr->control = from->control;
+	perfctr->nrhw = from->nrhw;
+	perfctr->sw_events = from->sw_events;
+	perfctr->clock_pmcs = from->clock_pmcs;
+	perfctr->event_pmcs = from->event_pmcs;
+	memcpy(perfctr->fault_pmcs, from->fault_pmcs,
+	       sizeof(perfctr->fault_pmcs));
+	perfctr->hw_pmcs = from->hw_pmcs;
+	perfctr->restart_pmcs = from->restart_pmcs;
+	perfctr->imode_pmcs = from->imode_pmcs;
+	perfctr->simple_switch = from->simple_switch;
+	perfctr->sample_ticks = from->sample_ticks;
+	perfctr->ticks_left = from->sample_ticks;
+	memcpy(&perfctr->plan, &from->plan,
+	       offsetof(struct perfctr_plan, write[from->plan.nr]));
+
+	/* Zero but for what the control sets: the state is new. */
+	state->cstatus = vperfctr_cstatus(cc);
+	kstate->nrsums = nrctrs;
+	for (i = 0; i < nrctrs; i++) {
+		state->pmc[i].map = cc->pmc_map[i];
+		state->pmc[i].width = fstate->pmc[i].width;
+	}
+	vperfctr_load_ireset(perfctr);
+	/* Not @from's flag: a resume on a forbidden CPU clears that. */
+	if (perfctr->nrhw && arch_perfctr_has_user_read())
+		kstate->flags |= VPERFCTR_STATE_RDPMC;
+	perfctr->live_on = vperfctr_live_on(perfctr);
+}

@@ -79,7 +79,7 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 		}
 		child->hw_reserved = true;
 	}
-	vperfctr_set_control(child, &parent->control);
+	vperfctr_inherit_control(child, parent);
 	refcount_inc(&parent->refcount);
 	child->parent = parent;
 	spin_lock(&parent->children_lock);

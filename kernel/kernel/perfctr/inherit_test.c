@@ -94,6 +94,105 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
 }
 
 /*
+ * At a fork, the child's control is installed by copying what was
+ * computed for its parent's: the child's state must be what
+ * vperfctr_set_control() of the same control makes of a new state.  The
+ * parent has since resumed on a forbidden CPU, which took its user-mode
+ * reads away; the child's are its own.
+ */
+static void expect_inherited_as_set(struct kunit *test,
+				    struct vperfctr_control *control)
+{
+	struct vperfctr *parent = vperfctr_test_ctx()->perfctr;
+	struct vperfctr *set = vperfctr_alloc();
+	struct vperfctr *copied = vperfctr_alloc();
+	struct vperfctr_state *a, *b;
+	u32 seq;
+
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	KUNIT_ASSERT_NOT_NULL(test, copied);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, true), 0);
+	vperfctr_set_control(parent, control);
+	parent->kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	vperfctr_set_control(set, &parent->control);
+	vperfctr_inherit_control(copied, parent);
+
+	KUNIT_EXPECT_EQ(test, memcmp(&copied->control, &set->control,
+				     sizeof(set->control)), 0);
+	KUNIT_EXPECT_EQ(test, copied->nrhw, set->nrhw);
+	KUNIT_EXPECT_EQ(test, copied->sw_events, set->sw_events);
+	KUNIT_EXPECT_EQ(test, copied->clock_pmcs, set->clock_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->event_pmcs, set->event_pmcs);
+	KUNIT_EXPECT_EQ(test, memcmp(copied->fault_pmcs, set->fault_pmcs,
+				     sizeof(set->fault_pmcs)), 0);
+	KUNIT_EXPECT_EQ(test, copied->hw_pmcs, set->hw_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->restart_pmcs, set->restart_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->imode_pmcs, set->imode_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->simple_switch, set->simple_switch);
+	KUNIT_EXPECT_EQ(test, copied->live_on, set->live_on);
+	KUNIT_EXPECT_EQ(test, copied->sample_ticks, set->sample_ticks);
+	KUNIT_EXPECT_EQ(test, copied->ticks_left, set->ticks_left);
+	KUNIT_EXPECT_EQ(test, copied->iresume_cstatus, set->iresume_cstatus);
+	KUNIT_EXPECT_EQ(test, memcmp(copied->icount, set->icount,
+				     sizeof(set->icount)), 0);
+	KUNIT_EXPECT_EQ(test, copied->plan.nr, set->plan.nr);
+	KUNIT_EXPECT_EQ(test, memcmp(&copied->plan, &set->plan,
+				     offsetof(struct perfctr_plan,
+					      write[set->plan.nr])), 0);
+	/* The whole page, but for the sequence count nobody read. */
+	a = set->kstate;
+	b = copied->kstate;
+	KUNIT_EXPECT_TRUE(test, b->flags & VPERFCTR_STATE_RDPMC);
+	seq = b->seq;
+	b->seq = a->seq;
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(*a)), 0);
+	b->seq = seq;
+	vperfctr_put(set);
+	vperfctr_put(copied);
+}
+
+static void inherited_control_is_the_control_set(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	cc->tsc_on = 1;
+	cc->nractrs = 4;
+	cc->pmc_map[0] = 1;
+	cc->pmc_map[1] = 2;
+	sw_control(control, 2, PERFCTR_SW_TASK_CLOCK, 0);
+	sw_control(control, 3, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
+	expect_inherited_as_set(test, control);
+}
+
+/* Restarting and interrupt-mode counters, hardware and software. */
+static void inherited_imode_control_is_the_control_set(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+
+	use_fake_pmu(test, 32);
+	ctx->user_read_ok = true;
+	ctx->restarts = BIT(1);
+	control->si_signo = SIGIO;
+	cc->tsc_on = 1;
+	cc->nractrs = 2;
+	cc->nrictrs = 2;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_MINOR_FAULTS,
+		   PERFCTR_SW_USR | PERFCTR_SW_OS);
+	cc->pmc_map[2] = 2;
+	cc->ireset[2] = -1000;
+	sw_control(control, 3, PERFCTR_SW_CONTEXT_SWITCHES, 0);
+	cc->ireset[3] = -5;
+	expect_inherited_as_set(test, control);
+}
+
+/*
  * A thread that exits takes its state off its hooks before another
  * thread can reap it: the hooks of its last context switches and ticks
  * may still run on its CPU once the reaper has dropped the state, and
@@ -266,6 +365,8 @@ static void children_sums_past_own_sums_reach_root(struct kunit *test)
 static struct kunit_case perfctr_inherit_cases[] = {
 	KUNIT_CASE(inherited_state_has_control_and_zero_sums),
 	KUNIT_CASE(child_notes_the_forbidden_cpus_it_may_run_on),
+	KUNIT_CASE(inherited_control_is_the_control_set),
+	KUNIT_CASE(inherited_imode_control_is_the_control_set),
 	KUNIT_CASE(exited_thread_leaves_its_state_to_its_reaper),
 	KUNIT_CASE(propagation_adds_child_and_grandchildren),
 	KUNIT_CASE(late_grandchild_is_forwarded_to_root),

@@ -204,6 +204,8 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 			   bool allow_kernel);
 void vperfctr_set_control(struct vperfctr *perfctr,
 			  const struct vperfctr_control *control);
+void vperfctr_inherit_control(struct vperfctr *perfctr,
+			      const struct vperfctr *from);
 unsigned int vperfctr_sample_interval(u32 width, u32 khz);
 
 /* software.c */
