@@ -139,6 +139,7 @@ struct counting {
 	int nrhw;
 	int inherit;			/* perf: children inherit the events */
 	int faults;			/* perfctr: page faults too */
+	int fifo;			/* round trips: both SCHED_FIFO */
 };
 
 struct counters {
@@ -879,6 +880,20 @@ static int reap(pid_t pid)
 }
 
 /*
+ * SCHED_FIFO for this process and the children it forks from now on
+ * (@on), or back to SCHED_OTHER.  Two SCHED_FIFO processes of one
+ * priority on one CPU make every round trip the same two voluntary
+ * switches: neither preempts the other when it wakes it.  Returns 0, or
+ * -1 with errno set.
+ */
+static int set_fifo(int on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+
+	return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/*
  * @n round trips between this process and a child, both counting as
  * @arg says, each with counters of its own started after the fork.  The
  * clock starts once both are counting.
@@ -900,6 +915,13 @@ static double run_ping_pong(long n, void *arg)
 		return -1;
 	}
 	fflush(stdout);
+	if (how->fifo && set_fifo(1) < 0) {
+		close(down[0]);
+		close(down[1]);
+		close(up[0]);
+		close(up[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		close(down[1]);
@@ -925,6 +947,8 @@ static double run_ping_pong(long n, void *arg)
 	close(down[1]);
 	close(up[0]);
 	if (pid > 0 && reap(pid) < 0)
+		ok = 0;
+	if (how->fifo && set_fifo(0) < 0)
 		ok = 0;
 	return ok ? t : -1;
 }
@@ -1186,6 +1210,33 @@ static int bench_switches(void)
 				 grow[i].nrhw, grow[i].nrhw > 1 ? "s" : "");
 			line(a, g[1].cost - g[0].cost, NULL, 0);
 		}
+	}
+
+	/*
+	 * The same round trips between two SCHED_FIFO processes.  Under
+	 * SCHED_OTHER about two switches in five are wakeup preemptions,
+	 * and the timings of one side fall in two groups some 40
+	 * instructions apart, in proportions that move from build to build;
+	 * here every round trip is the same two voluntary switches.
+	 */
+	if (insn_mode) {
+		struct counting none_fifo = none, ours_fifo = ours,
+				theirs_fifo = theirs;
+		struct side f[3] = {
+			{ .name = "none, fifo", .run = run_ping_pong,
+			  .arg = &none_fifo },
+			{ .name = "perfctr, fifo", .run = run_ping_pong,
+			  .arg = &ours_fifo },
+			{ .name = "perf, fifo", .run = run_ping_pong,
+			  .arg = &theirs_fifo },
+		};
+
+		none_fifo.fifo = ours_fifo.fifo = theirs_fifo.fifo = 1;
+		if (overheads(f, count, target_t, reps, 0) < 0)
+			return -1;
+		line("overhead, SCHED_FIFO pair", f[1].cost - f[0].cost,
+		     count == 3 ? "perf, SCHED_FIFO pair" : NULL,
+		     count == 3 ? f[2].cost - f[0].cost : 0);
 	}
 
 	/*
