@@ -58,7 +58,7 @@ static int vperfctr_release(struct inode *inode, struct file *file)
  * fork copies.  A fork copies no mapping of the page at all: the child's
  * counts are not its parent's, and a mapping copied into every child
  * and unmapped at its exit would cost each fork more than inheriting
- * the counters does.  As perf's mmap()ed event pages, it is VM_DONTCOPY.
+ * the counters does.  Like the pages of perf's events, it is VM_DONTCOPY.
  *
  * madvise(MADV_DOFORK) can still have a fork copy it.  The mapping
  * remembers the mm it was made in, and a copy in another mm is no view
