@@ -64,13 +64,14 @@ static inline void perfctr_sample_thread(struct task_struct *tsk)
 
 /*
  * fork, after copy_thread(): the child's thread_struct is a copy of its
- * parent's, so its vperfctr pointer is the parent's until this hook gives
- * it a state of its own, or none.
+ * parent's, so its vperfctr pointers are the parent's until this hook
+ * gives it a state of its own, or none.
  */
 static inline int perfctr_copy_task(struct task_struct *child,
 				    const struct kernel_clone_args *args)
 {
 	child->thread.perfctr = NULL;
+	child->thread.perfctr_exited = NULL;
 	if (current->thread.perfctr)
 		return __perfctr_copy_task(child, args);
 	return 0;

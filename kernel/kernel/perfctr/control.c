@@ -336,8 +336,10 @@ void vperfctr_inherit_control(struct vperfctr *perfctr,
 	perfctr->simple_switch = from->simple_switch;
 	perfctr->sample_ticks = from->sample_ticks;
 	perfctr->ticks_left = from->sample_ticks;
-	memcpy(&perfctr->plan, &from->plan,
-	       offsetof(struct perfctr_plan, write[from->plan.nr]));
+	/* A plan is made only for hardware counters: @from's may be old. */
+	if (from->nrhw)
+		memcpy(&perfctr->plan, &from->plan,
+		       offsetof(struct perfctr_plan, write[from->plan.nr]));
 
 	/* Zero but for what the control sets: the state is new. */
 	state->cstatus = vperfctr_cstatus(cc);

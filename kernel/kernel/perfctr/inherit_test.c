@@ -98,7 +98,7 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
  * computed for its parent's: the child's state must be what
  * vperfctr_set_control() of the same control makes of a new state.  The
  * parent has since resumed on a forbidden CPU, which took its user-mode
- * reads away; the child's are its own.
+ * reads away; the child's are its own, if it has hardware counters.
  */
 static void expect_inherited_as_set(struct kunit *test,
 				    struct vperfctr_control *control)
@@ -142,7 +142,7 @@ static void expect_inherited_as_set(struct kunit *test,
 	/* The whole page, but for the sequence count nobody read. */
 	a = set->kstate;
 	b = copied->kstate;
-	KUNIT_EXPECT_TRUE(test, b->flags & VPERFCTR_STATE_RDPMC);
+	KUNIT_EXPECT_EQ(test, !!(b->flags & VPERFCTR_STATE_RDPMC), !!set->nrhw);
 	seq = b->seq;
 	b->seq = a->seq;
 	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(*a)), 0);
@@ -189,6 +189,30 @@ static void inherited_imode_control_is_the_control_set(struct kunit *test)
 	cc->ireset[2] = -1000;
 	sw_control(control, 3, PERFCTR_SW_CONTEXT_SWITCHES, 0);
 	cc->ireset[3] = -5;
+	expect_inherited_as_set(test, control);
+}
+
+/*
+ * Software counters only, in a parent whose control had hardware ones
+ * before: no plan goes with them.
+ */
+static void inherited_sw_control_is_the_control_set(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = vperfctr_test_ctx();
+	struct vperfctr_control *control = new_control(test);
+	struct vperfctr_control *before = new_control(test);
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	before->cpu_control.nractrs = 2;
+	before->cpu_control.pmc_map[0] = 1;
+	before->cpu_control.pmc_map[1] = 2;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(before, true), 0);
+	vperfctr_set_control(ctx->perfctr, before);
+	KUNIT_ASSERT_EQ(test, ctx->perfctr->plan.nr, 2);
+	control->cpu_control.tsc_on = 1;
+	control->cpu_control.nractrs = 1;
+	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
 	expect_inherited_as_set(test, control);
 }
 
@@ -367,6 +391,7 @@ static struct kunit_case perfctr_inherit_cases[] = {
 	KUNIT_CASE(child_notes_the_forbidden_cpus_it_may_run_on),
 	KUNIT_CASE(inherited_control_is_the_control_set),
 	KUNIT_CASE(inherited_imode_control_is_the_control_set),
+	KUNIT_CASE(inherited_sw_control_is_the_control_set),
 	KUNIT_CASE(exited_thread_leaves_its_state_to_its_reaper),
 	KUNIT_CASE(propagation_adds_child_and_grandchildren),
 	KUNIT_CASE(late_grandchild_is_forwarded_to_root),

@@ -19,8 +19,11 @@
  *   its ptrace control and frozen there (ptrace_check_attach()), hence off
  *   every CPU with its counters suspended, and unable to run until thawed.
  * - tsk->thread.perfctr changes under task_lock(tsk), and whoever clears it
- *   drops the thread's reference.  perfctr->owner is RCU protected: the
- *   owner's task_struct outlives a grace period after release_task().
+ *   has the thread's reference: an unlink drops it, an exit hands it to
+ *   release_task() in thread.perfctr_exited.  A fork that fails clears
+ *   the child's, which nobody else sees.  perfctr->owner is RCU
+ *   protected: the owner's task_struct outlives a grace period after
+ *   release_task().
  *   struct vperfctr is freed after a grace period too, for the affinity
  *   hook, which runs under the runqueue lock and cannot take task_lock();
  *   that hook never reads the page, which is freed with the last reference.
