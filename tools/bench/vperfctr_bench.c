@@ -1245,7 +1245,7 @@ static int bench_switches(void)
 		     pair[1].cost - pair[0].cost,
 		     count == 3 ? "next to perf events" : NULL,
 		     count == 3 ? by_perf.cost - s[0].cost : 0);
-		if (insn_mode)
+		if (!insn_mode)
 			target_zero("no counters, next to perfctr: pays 0",
 				    &pair[1], &pair[0]);
 	}
@@ -1271,15 +1271,30 @@ static int bench_switches(void)
 			  .arg = &theirs_fifo },
 		};
 
+		struct beside_arg beside = { .pair = &none_fifo,
+					     .bystander = &ours };
+		struct side pair[2] = {
+			{ .name = "none, fifo", .run = run_ping_pong,
+			  .arg = &none_fifo },
+			{ .name = "beside perfctr, fifo",
+			  .run = run_ping_pong_beside, .arg = &beside },
+		};
+
 		none_fifo.fifo = ours_fifo.fifo = theirs_fifo.fifo = 1;
 		if (overheads(f, count, target_t, reps, 0) < 0)
 			return -1;
 		line("overhead, SCHED_FIFO pair", f[1].cost - f[0].cost,
 		     count == 3 ? "perf, SCHED_FIFO pair" : NULL,
 		     count == 3 ? f[2].cost - f[0].cost : 0);
-		/* On the figure that does not move with the build. */
+		if (overheads(pair, 2, target_t, reps, 0) < 0)
+			return -1;
+		line("no counters, SCHED_FIFO pair, next to perfctr",
+		     pair[1].cost - pair[0].cost, NULL, 0);
+		/* On the figures that do not move with the build. */
 		target_max("switch overhead <= 400 instructions",
 			   f[1].cost - f[0].cost, 400);
+		target_zero("no counters, next to perfctr: pays 0",
+			    &pair[1], &pair[0]);
 	}
 	return 0;
 }

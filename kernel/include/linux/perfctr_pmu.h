@@ -123,7 +123,12 @@ static inline void perfctr_plan_init(struct perfctr_plan *plan)
  * counters, arch_perfctr_user_read(true) and arch_perfctr_enable() of the
  * next thread's plan do in a row, for a plan without interrupt-mode
  * counters, with the running counters already read: it may stop them,
- * zero every counter and start the next thread's in fewer steps.
+ * zero every counter and start the next thread's in fewer steps.  The
+ * core calls it only while the counters running are those it started
+ * for the outgoing thread, none in interrupt mode, after
+ * arch_perfctr_user_read(true) for that thread, whose reservation has
+ * held since: no interrupt is armed, the counters are still claimed as
+ * they were then, and user mode may read them already.
  * arch_perfctr_check_control() sees the whole control once each counter
  * passed arch_perfctr_check_counter(), for rules between counters.
  * arch_perfctr_prepare() runs in any context, for a control that passed
@@ -154,6 +159,26 @@ int arch_perfctr_reserve(void);
 void arch_perfctr_release(void);
 bool arch_perfctr_has_user_read(void);
 void arch_perfctr_user_read(bool allow);
+
+/*
+ * The clock and a hardware counter as the context switch reads them: an
+ * architecture whose reads are a few instructions selects
+ * HAVE_PERFCTR_INLINE_READS and has <asm/perfctr.h> define these inline,
+ * KUnit's stubs of the two functions replacing them as well.
+ */
+#ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
+#include <asm/perfctr.h>
+#else
+static __always_inline u64 arch_perfctr_read_tsc_inline(void)
+{
+	return arch_perfctr_read_tsc();
+}
+
+static __always_inline u64 arch_perfctr_read_counter_inline(u32 map)
+{
+	return arch_perfctr_read_counter(map);
+}
+#endif
 
 /* Provided by the core for the driver. */
 void perfctr_overflow_interrupt(void);

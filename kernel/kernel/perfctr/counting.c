@@ -38,7 +38,7 @@ struct vperfctr_now {
 /* Read the clock for this moment, once. */
 static __always_inline u64 vperfctr_now_read(struct vperfctr_now *now)
 {
-	now->tsc = arch_perfctr_read_tsc();
+	now->tsc = arch_perfctr_read_tsc_inline();
 	now->valid = true;
 	return now->tsc;
 }
@@ -118,7 +118,7 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
 	for (m = hw; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u64 hw_now = arch_perfctr_read_counter(pmc->map);
+		u64 hw_now = arch_perfctr_read_counter_inline(pmc->map);
 
 		pmc->sum += vperfctr_hw_delta(hw_now, pmc->start, pmc->width);
 		if (!(imode & BIT(i))) {
@@ -208,7 +208,7 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 		if (imode & BIT(i))
 			arch_perfctr_write_counter(pmc->map, pmc->start);
 		else
-			pmc->start = arch_perfctr_read_counter(pmc->map);
+			pmc->start = arch_perfctr_read_counter_inline(pmc->map);
 	}
 	if (hand_off)
 		arch_perfctr_switch(now->running, &perfctr->plan);
@@ -321,7 +321,7 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 	/* Only the first nrsums sums can be other than 0, and be live. */
 	memset(sum, 0, sizeof(*sum));
 	if (live || clocks) {
-		tsc = arch_perfctr_read_tsc();
+		tsc = arch_perfctr_read_tsc_inline();
 		/* The kernel reads every hardware counter, user mode or not. */
 		hw = perfctr->hw_pmcs &
 		     (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
@@ -336,7 +336,7 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		if (clocks & BIT(i)) {
 			value += vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
 		} else if (hw & BIT(i)) {
-			u64 hw_now = arch_perfctr_read_counter(pmc->map);
+			u64 hw_now = arch_perfctr_read_counter_inline(pmc->map);
 
 			value += vperfctr_hw_delta(hw_now, pmc->start,
 						   pmc->width);
@@ -441,23 +441,27 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
 /*
  * A hand-off: both threads count on the hardware, in accumulation mode
  * only, without counters that restart, and count no switches
- * (simple_switch); the outgoing thread's counters run, and the incoming
- * thread's run as soon as it does, read in user mode, on @cpu, which it
- * may use, and which is the CPU it last ran on: a thread's first resume
- * records @cpu as that, as the general path would, no migration
- * counted.  The outgoing thread's hardware counters are then read
- * running, and one driver call stops them, zeroes every counter and
- * starts the incoming thread's: what the counters count in the few
- * instructions between the read and the stop counts for neither thread.
- * Any other switch takes the general path below.
+ * (simple_switch); both read their counters in user mode; the outgoing
+ * thread's counters run, and the incoming thread's run as soon as it
+ * does, on @cpu, which it may use, and which is the CPU it last ran on:
+ * a thread's first resume records @cpu as that, as the general path
+ * would, no migration counted.  The outgoing thread's hardware counters
+ * are then read running, and one driver call stops them, zeroes every
+ * counter and starts the incoming thread's: what the counters count in
+ * the few instructions between the read and the stop counts for neither
+ * thread.  Its counters run as its resume started them, after the grant
+ * of user-mode reads, and its reservation has held them since: what
+ * arch_perfctr_switch() may rely on.  Any other switch takes the general
+ * path below.
  */
 static bool vperfctr_takes_hand_off(const struct vperfctr *prev,
 				    struct vperfctr *next, int cpu)
 {
+	const u32 running = VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC;
 	const struct vperfctr_state *kstate = next->kstate;
 
 	if (!prev->simple_switch || !next->simple_switch ||
-	    !vperfctr_is_oncpu(prev) ||
+	    (prev->kstate->flags & running) != running ||
 	    !(kstate->flags & VPERFCTR_STATE_RDPMC) ||
 	    !(kstate->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) ||
 	    READ_ONCE(next->bad_cpus_allowed))
@@ -482,21 +486,28 @@ static __always_inline void vperfctr_hand_off(struct vperfctr *prev,
 }
 
 /*
- * The incoming thread's counters start from the clock at which the
- * outgoing thread's stopped: one read of it for both.
+ * The general path, out of line: what it needs of registers and stack,
+ * and its calls, are not the hand-off's.  The incoming thread's counters
+ * start from the clock at which the outgoing thread's stopped: one read
+ * of it for both.
  */
-void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
+static noinline void vperfctr_switch(struct vperfctr *prev,
+				     struct vperfctr *next)
 {
 	struct vperfctr_now now = {};
 
-	if (prev && next &&
-	    vperfctr_takes_hand_off(prev, next, smp_processor_id())) {
-		vperfctr_hand_off(prev, next);
-		return;
-	}
 	if (prev)
 		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next),
 				    &now);
 	if (next)
 		vperfctr_switch_in(next, &now);
+}
+
+void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
+{
+	if (prev && next &&
+	    vperfctr_takes_hand_off(prev, next, smp_processor_id()))
+		vperfctr_hand_off(prev, next);
+	else
+		vperfctr_switch(prev, next);
 }

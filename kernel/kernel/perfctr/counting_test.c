@@ -501,6 +501,42 @@ static void restarting_counters_take_the_general_path(struct kunit *test)
 }
 
 /*
+ * Nor does a thread whose counters run without user-mode reads: the
+ * driver's switch relies on them granted.  No control leaves a thread
+ * so while it runs; the flag is taken away here by hand.
+ */
+static void unreadable_counters_take_the_general_path(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *first = ctx->perfctr, *second;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	unsigned long flags;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	second = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	cc->tsc_on = 1;
+	cc->nractrs = 1;
+	cc->pmc_map[0] = 1;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(first, control);
+	vperfctr_set_control(second, control);
+
+	local_irq_save(flags);
+	__perfctr_switch_thread(NULL, first);
+	first->kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	__perfctr_switch_thread(first, second);
+	__perfctr_switch_thread(second, NULL);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, ctx->switch_calls, 0);
+	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
+	vperfctr_put(second);
+}
+
+/*
  * The page's live words name exactly what a reader computes live: the
  * TSC and hardware counters in live, task-clock in live_clock, while
  * they run; nothing once suspended, and only the TSC once an
@@ -746,6 +782,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(switch_hands_off_between_simple_controls),
 	KUNIT_CASE(switch_counted_takes_the_general_path),
 	KUNIT_CASE(restarting_counters_take_the_general_path),
+	KUNIT_CASE(unreadable_counters_take_the_general_path),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

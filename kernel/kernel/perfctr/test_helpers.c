@@ -124,10 +124,18 @@ static void fake_user_read(bool allow)
 		memset(ctx->hw, 0, sizeof(ctx->hw));
 }
 
-/* What the three calls it stands for do, counted. */
+/*
+ * What the three calls it stands for do, counted.  The drivers rely on
+ * being called only so: from counters that run, user mode allowed to
+ * read them.
+ */
 static void fake_switch(const struct perfctr_cpu_state *prev,
 			const struct perfctr_plan *plan)
 {
+	struct kunit *test = kunit_get_current_test();
+
+	KUNIT_EXPECT_TRUE(test, vperfctr_test_ctx()->enabled);
+	KUNIT_EXPECT_EQ(test, vperfctr_test_ctx()->user_read, 1);
 	vperfctr_test_ctx()->switch_calls++;
 	vperfctr_test_ctx()->switch_prev = prev;
 	fake_disable(prev);

@@ -232,15 +232,14 @@ int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
 /**
  * arch_perfctr_read_tsc - read the generic timer's virtual count
  *
- * The counter user space reads as CNTVCT_EL0, ordered after earlier
- * instructions as the vDSO orders it.
+ * The counter user space reads as CNTVCT_EL0, read after earlier
+ * instructions complete: arch_perfctr_read_tsc_inline().
  *
  * Return: the current count.
  */
 u64 arch_perfctr_read_tsc(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_tsc);
-	return __arch_counter_get_cntvct();
+	return arch_perfctr_read_tsc_inline();
 }
 
 /**
@@ -538,15 +537,6 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 	pmuv3_write_reg(PMUV3_PMOVSCLR, 0, used);
 }
 
-/* The three calls arch_perfctr_switch() stands for. */
-static noinline void pmuv3_switch_slowly(const struct perfctr_cpu_state *prev,
-					 const struct perfctr_plan *plan)
-{
-	arch_perfctr_disable(prev);
-	arch_perfctr_user_read(true);
-	arch_perfctr_enable(plan);
-}
-
 /**
  * arch_perfctr_switch - hand this CPU's counters to the next thread
  * @prev: the counters running, the last this CPU enabled, already read
@@ -556,9 +546,12 @@ static noinline void pmuv3_switch_slowly(const struct perfctr_cpu_state *prev,
  * arch_perfctr_enable() do in a row, with one PMCR_EL0 write for two:
  * the running counters stop and their overflow flags clear, the next
  * thread's types are written, PMCR_EL0 zeroes every counter as it is set
- * as enable sets it, and the next thread's counters start, EL0 allowed
- * to read them.  With interrupts armed, or before the first grant since
- * a claim, the three calls do it.  Interrupts off.
+ * as enable sets it, and the next thread's counters start.  The core
+ * hands off only from counters it started without interrupts, after
+ * arch_perfctr_user_read(true) in a claim that the outgoing thread's
+ * reservation still holds: the CPU is the driver's, no interrupt is
+ * armed, and EL0 may read the counters already, as it still may.
+ * Interrupts off.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *plan)
@@ -569,10 +562,6 @@ void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 
 	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
 	cpu = this_cpu_ptr(&pmuv3_cpu);
-	if (cpu->imode || cpu->clean_gen != READ_ONCE(pmuv3_claim_gen)) {
-		pmuv3_switch_slowly(prev, plan);
-		return;
-	}
 	used = cpu->enabled;
 	enable = plan->enable;
 	pmcr = plan->config | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C;
@@ -584,8 +573,6 @@ void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 	pmuv3_write_types(plan);
 	pmuv3_write_reg(PMUV3_PMCR, 0, pmcr);
 	pmuv3_write_reg(PMUV3_PMCNTENSET, 0, enable);
-	pmuv3_write_reg(PMUV3_PMUSERENR, 0,
-			ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
 	isb();
 }
 
