@@ -1245,19 +1245,18 @@ static int bench_switches(void)
 		     pair[1].cost - pair[0].cost,
 		     count == 3 ? "next to perf events" : NULL,
 		     count == 3 ? by_perf.cost - s[0].cost : 0);
-		if (!insn_mode)
-			target_zero("no counters, next to perfctr: pays 0",
-				    &pair[1], &pair[0]);
 	}
 	/*
-	 * The same round trips between two SCHED_FIFO processes.  Under
-	 * SCHED_OTHER about two switches in five are wakeup preemptions,
-	 * and the timings of one side fall in two groups some 40
-	 * instructions apart, in proportions that move from build to build;
-	 * here every round trip is the same two voluntary switches, and the
-	 * switch target is checked on it.  It is timed last, so that the kernel threads the pair keeps from running
-	 * catch up in the pause before the forks, not in another side's
-	 * timing.
+	 * The same round trips between two SCHED_FIFO processes, with
+	 * counters, and without them next to a process with perfctr's.
+	 * Under SCHED_OTHER about two switches in five are wakeup
+	 * preemptions, and the timings of one side fall in two groups some
+	 * 40 instructions apart, in proportions that move from build to
+	 * build and between boots; here every round trip is the same two
+	 * voluntary switches, and the targets on switches are checked on
+	 * these.  They are timed last, so that the kernel threads the pair
+	 * keeps from running catch up in the pause before the forks, not in
+	 * another side's timing.
 	 */
 	if (insn_mode) {
 		struct counting none_fifo = none, ours_fifo = ours,
@@ -1270,7 +1269,6 @@ static int bench_switches(void)
 			{ .name = "perf, fifo", .run = run_ping_pong,
 			  .arg = &theirs_fifo },
 		};
-
 		struct beside_arg beside = { .pair = &none_fifo,
 					     .bystander = &ours };
 		struct side pair[2] = {

@@ -224,7 +224,6 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 	if (itimer_ns)
 		hrtimer_start(&perfctr->itimer, ns_to_ktime(itimer_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	perfctr->ticks_left = perfctr->sample_ticks;
 }
 
 /**

@@ -668,6 +668,37 @@ static void sampling_timer_samples_when_it_expires(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->sample_ticks);
 }
 
+/*
+ * The ticks a thread runs count towards its next sample across its
+ * switches: the last of them samples, however often it was resumed.
+ */
+static void sampling_timer_counts_ticks_across_switches(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	unsigned int i;
+
+	use_fake_pmu(test, 32);
+	/* 1 GHz: 32 bits wrap in a fraction of a second, many ticks. */
+	ctx->pmu.cpu_khz = 1000000;
+	control->cpu_control.nractrs = 1;
+	start_control(test, perfctr, control);
+	KUNIT_ASSERT_GT(test, perfctr->sample_ticks, 1);
+
+	for (i = 1; i < perfctr->sample_ticks; i++) {
+		__perfctr_sample_thread(perfctr);
+		vperfctr_suspend(perfctr);
+		vperfctr_resume(perfctr);
+	}
+	fake_count(ctx, 0, 1000);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
+	__perfctr_sample_thread(perfctr);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1000);
+	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->sample_ticks);
+}
+
 static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
@@ -787,6 +818,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),
 	KUNIT_CASE(sampling_timer_samples_when_it_expires),
+	KUNIT_CASE(sampling_timer_counts_ticks_across_switches),
 	KUNIT_CASE(resume_on_forbidden_cpu_stops_and_flags_sigill),
 	KUNIT_CASE(forbidden_cpu_stop_ends_the_overflow_restart),
 	{}

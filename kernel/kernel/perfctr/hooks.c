@@ -19,13 +19,20 @@
 
 struct cpumask perfctr_cpus_forbidden_mask;
 
-/* The timer tick, interrupts off: sample before a counter can wrap. */
+/*
+ * The timer tick, interrupts off: sample before a counter can wrap.  The
+ * ticks are those the thread ran, switches or not: a sample every
+ * sample_ticks of them is as often as the widths need, and a switch
+ * does not have to start the count again.
+ */
 void __perfctr_sample_thread(struct vperfctr *perfctr)
 {
 	if (!perfctr->sample_ticks || !vperfctr_is_oncpu(perfctr))
 		return;
-	if (--perfctr->ticks_left == 0)
+	if (--perfctr->ticks_left == 0) {
+		perfctr->ticks_left = perfctr->sample_ticks;
 		vperfctr_sample(perfctr);
+	}
 }
 
 /*
