@@ -578,9 +578,11 @@ static void switch_irqs_off(const struct perfctr_cpu_state *prev,
  */
 static void switch_hands_off_in_one_pmcr_write(struct kunit *test)
 {
-	struct perfctr_cpu_control cc;
-	struct perfctr_cpu_state state = {};
-	const struct pmu_write want[] = {
+	struct perfctr_cpu_control *cc = kunit_kzalloc(test, sizeof(*cc),
+						       GFP_KERNEL);
+	struct perfctr_cpu_state *state = kunit_kzalloc(test, sizeof(*state),
+							GFP_KERNEL);
+	static const struct pmu_write want[] = {
 		{ PMUV3_PMCNTENCLR, 0, BIT(2) },
 		{ PMUV3_PMOVSCLR, 0, BIT(2) },
 		{ PMUV3_PMCCFILTR, 0, USER_ONLY },
@@ -589,7 +591,7 @@ static void switch_hands_off_in_one_pmcr_write(struct kunit *test)
 	};
 
 	/* What runs now, and was used since the last zeroing: cycles. */
-	const struct pmu_write after[] = {
+	static const struct pmu_write after[] = {
 		{ PMUV3_PMCNTENCLR, 0, BIT(31) },
 		{ PMUV3_PMOVSCLR, 0, BIT(31) },
 		{ PMUV3_PMCR, 0, PMCR_ZERO },
@@ -597,15 +599,17 @@ static void switch_hands_off_in_one_pmcr_write(struct kunit *test)
 				      ARMV8_PMU_USERENR_CR },
 	};
 
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	KUNIT_ASSERT_NOT_NULL(test, state);
 	/* As the core starts what it hands off from. */
 	user_read_irqs_off(true);
-	one_counter(&cc, 2, INST_RETIRED | USER_ONLY);
-	enable_irqs_off(&cc);
+	one_counter(cc, 2, INST_RETIRED | USER_ONLY);
+	enable_irqs_off(cc);
 	ctx()->nr_writes = 0;
-	one_counter(&cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
-	switch_irqs_off(&state, &cc);
+	one_counter(cc, PERFCTR_MAP_ARM64_CYCLES, CPU_CYCLES | USER_ONLY);
+	switch_irqs_off(state, cc);
 	expect_writes(test, want, ARRAY_SIZE(want));
-	disable_irqs_off(&state);
+	disable_irqs_off(state);
 	user_read_irqs_off(true);
 	expect_writes(test, after, ARRAY_SIZE(after));
 }
