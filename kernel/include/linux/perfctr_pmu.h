@@ -124,11 +124,12 @@ static inline void perfctr_plan_init(struct perfctr_plan *plan)
  * next thread's plan do in a row, for a plan without interrupt-mode
  * counters, with the running counters already read: it may stop them,
  * zero every counter and start the next thread's in fewer steps.  The
- * core calls it only while the counters running are those it started
- * for the outgoing thread, none in interrupt mode, after
- * arch_perfctr_user_read(true) for that thread, whose reservation has
- * held since: no interrupt is armed, the counters are still claimed as
- * they were then, and user mode may read them already.
+ * core calls it only while the counters running are the outgoing
+ * thread's, none in interrupt mode, started by its resume after
+ * arch_perfctr_user_read(true) on this CPU, or handed to it by this
+ * call from a thread so started, and its reservation has held since: no
+ * interrupt is armed, the counters are still claimed as they were then,
+ * and user mode may read them already.
  * arch_perfctr_check_control() sees the whole control once each counter
  * passed arch_perfctr_check_counter(), for rules between counters.
  * arch_perfctr_prepare() runs in any context, for a control that passed

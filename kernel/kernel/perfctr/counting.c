@@ -449,7 +449,8 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
  * counter and starts the incoming thread's: what the counters count in
  * the few instructions between the read and the stop counts for neither
  * thread.  Its counters run as its resume started them, after the grant
- * of user-mode reads, and its reservation has held them since: what
+ * of user-mode reads, or as a hand-off from a thread so started gave
+ * them, and its reservation has held them since: what
  * arch_perfctr_switch() may rely on.  Any other switch takes the general
  * path below.
  */
@@ -490,8 +491,8 @@ static __always_inline void vperfctr_hand_off(struct vperfctr *prev,
  * start from the clock at which the outgoing thread's stopped: one read
  * of it for both.
  */
-static noinline void vperfctr_switch(struct vperfctr *prev,
-				     struct vperfctr *next)
+static noinline void vperfctr_switch_general(struct vperfctr *prev,
+					     struct vperfctr *next)
 {
 	struct vperfctr_now now = {};
 
@@ -508,5 +509,5 @@ void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)
 	    vperfctr_takes_hand_off(prev, next, smp_processor_id()))
 		vperfctr_hand_off(prev, next);
 	else
-		vperfctr_switch(prev, next);
+		vperfctr_switch_general(prev, next);
 }

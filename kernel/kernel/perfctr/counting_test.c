@@ -532,7 +532,45 @@ static void unreadable_counters_take_the_general_path(struct kunit *test)
 	local_irq_restore(flags);
 
 	KUNIT_EXPECT_EQ(test, ctx->switch_calls, 0);
-	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
+	vperfctr_put(second);
+}
+
+/*
+ * Nor does a control with an interrupt-mode counter, whose interrupt the
+ * driver's switch does not disarm: the two threads run such a control.
+ */
+static void imode_counters_take_the_general_path(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *first = ctx->perfctr, *second;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	unsigned long flags;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	second = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	control->si_signo = SIGIO;
+	cc->tsc_on = 1;
+	cc->nractrs = 1;
+	cc->nrictrs = 1;
+	cc->pmc_map[0] = 0;
+	cc->pmc_map[1] = 1;
+	cc->ireset[1] = -1000;
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(first, control);
+	vperfctr_set_control(second, control);
+	KUNIT_EXPECT_FALSE(test, first->simple_switch);
+
+	local_irq_save(flags);
+	__perfctr_switch_thread(NULL, first);
+	__perfctr_switch_thread(first, second);
+	__perfctr_switch_thread(second, first);
+	__perfctr_switch_thread(first, NULL);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, ctx->switch_calls, 0);
 	vperfctr_put(second);
 }
 
@@ -814,6 +852,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(switch_counted_takes_the_general_path),
 	KUNIT_CASE(restarting_counters_take_the_general_path),
 	KUNIT_CASE(unreadable_counters_take_the_general_path),
+	KUNIT_CASE(imode_counters_take_the_general_path),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -6,7 +6,8 @@
  * interrupt.
  *
  * Every register access goes through pmuv3_read_reg() and
- * pmuv3_write_reg(), every question about the hardware through
+ * pmuv3_write_reg(), but the counter and clock reads the core makes
+ * inline (<asm/perfctr.h>), every question about the hardware through
  * pmuv3_active_desc(), and the claim through pmuv3_claim() and
  * pmuv3_unclaim(): the driver's KUnit tests replace these, and nothing
  * else of the driver, with static stubs.  The arch_perfctr_*() functions
@@ -62,8 +63,9 @@ static DEFINE_PER_CPU(struct pmuv3_cpu, pmuv3_cpu);
 
 /**
  * pmuv3_read_reg - read a PMUv3 register of this CPU
- * @reg: which
- * @n: the event counter, for PMUV3_PMEVCNTR and PMUV3_PMEVTYPER
+ * @reg: which: PMCR_EL0 or PMOVSCLR_EL0; the counters themselves are
+ *	read inline (<asm/perfctr.h>)
+ * @n: not used by either
  *
  * Return: its value.
  */
@@ -72,10 +74,6 @@ u64 pmuv3_read_reg(enum pmuv3_reg reg, unsigned int n)
 {
 	KUNIT_STATIC_STUB_REDIRECT(pmuv3_read_reg, reg, n);
 	switch (reg) {
-	case PMUV3_PMEVCNTR:
-		return read_pmevcntrn(n);
-	case PMUV3_PMCCNTR:
-		return read_pmccntr();
 	case PMUV3_PMCR:
 		return read_pmcr();
 	case PMUV3_PMOVSCLR:
@@ -250,10 +248,7 @@ u64 arch_perfctr_read_tsc(void)
  */
 u64 arch_perfctr_read_counter(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
-	if (pmuv3_map_is_cycles(map))
-		return pmuv3_read_reg(PMUV3_PMCCNTR, 0);
-	return pmuv3_read_reg(PMUV3_PMEVCNTR, map);
+	return arch_perfctr_read_counter_inline(map);
 }
 
 /**
@@ -547,11 +542,11 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
  * the running counters stop and their overflow flags clear, the next
  * thread's types are written, PMCR_EL0 zeroes every counter as it is set
  * as enable sets it, and the next thread's counters start.  The core
- * hands off only from counters it started without interrupts, after
- * arch_perfctr_user_read(true) in a claim that the outgoing thread's
- * reservation still holds: the CPU is the driver's, no interrupt is
- * armed, and EL0 may read the counters already, as it still may.
- * Interrupts off.
+ * hands off only from counters it started without interrupts after
+ * arch_perfctr_user_read(true), or that such a hand-off gave, in a claim
+ * that the outgoing thread's reservation still holds: the CPU is the
+ * driver's, no interrupt is armed, and EL0 may read the counters
+ * already, as it still may.  Interrupts off.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *plan)
