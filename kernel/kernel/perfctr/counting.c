@@ -350,10 +350,11 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
  * while an overflow has the counters stopped, so a reader that saw them
  * running a moment ago never faults.  They are not taken away when the
  * next thread may read too (@next_reads): its resume gives them again,
- * and clears what this thread counted first.
+ * and clears what this thread counted first.  A context-switch counter
+ * counts the switch if another thread takes the CPU (@switched).
  */
 static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
-				struct vperfctr_now *now)
+				bool switched, struct vperfctr_now *now)
 {
 	u32 ovf;
 
@@ -363,7 +364,8 @@ static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
 		return;
 	ovf = __vperfctr_suspend(perfctr, now, false);
 	/* Tested here too: most controls do not count switches. */
-	if (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES))
+	if (switched &&
+	    (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES)))
 		ovf |= vperfctr_count_events(perfctr,
 					     BIT(PERFCTR_SW_CONTEXT_SWITCHES),
 					     0, 1);
@@ -498,9 +500,38 @@ static noinline void vperfctr_switch_general(struct vperfctr *prev,
 
 	if (prev)
 		vperfctr_switch_out(prev, vperfctr_reads_in_user_mode(next),
-				    &now);
+				    true, &now);
 	if (next)
 		vperfctr_switch_in(next, &now);
+}
+
+/**
+ * vperfctr_sleep - the system sleeps while @perfctr's thread runs
+ * @perfctr: the state of the current thread
+ *
+ * What the counters hold, and the grant of user-mode reads, may not
+ * survive the sleep: counting stops as at a switch away, though no
+ * other thread takes the CPU and no switch is counted.  Interrupts off.
+ */
+void vperfctr_sleep(struct vperfctr *perfctr)
+{
+	struct vperfctr_now now = {};
+
+	vperfctr_switch_out(perfctr, false, false, &now);
+}
+
+/**
+ * vperfctr_wake - the system is back from the sleep vperfctr_sleep() saw
+ * @perfctr: the state of the current thread
+ *
+ * Counting starts again, user-mode reads granted again, as at a switch
+ * back.  Interrupts off.
+ */
+void vperfctr_wake(struct vperfctr *perfctr)
+{
+	struct vperfctr_now now = {};
+
+	vperfctr_switch_in(perfctr, &now);
 }
 
 void __perfctr_switch_thread(struct vperfctr *prev, struct vperfctr *next)

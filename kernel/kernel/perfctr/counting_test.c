@@ -575,6 +575,61 @@ static void imode_counters_take_the_general_path(struct kunit *test)
 }
 
 /*
+ * A system sleep stops the running thread's counters as a switch away
+ * would, without counting a switch, and takes user-mode reads away; the
+ * wake grants them again, which zeroes the counters, and starts them:
+ * what the hardware held across the sleep is not counted, nor is the
+ * time asleep.
+ */
+static void sleep_stops_and_wake_restarts_the_counters(struct kunit *test)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *perfctr = ctx->perfctr;
+	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct vperfctr_control *control = new_control(test);
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	int asleep_read, awake_read;
+	bool asleep_oncpu, awake_oncpu;
+	unsigned long flags;
+
+	use_fake_pmu(test, 48);
+	ctx->user_read_ok = true;
+	cc->tsc_on = 1;
+	cc->nractrs = 2;
+	cc->pmc_map[0] = 1;
+	sw_control(control, 1, PERFCTR_SW_CONTEXT_SWITCHES, 0);
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	vperfctr_set_control(perfctr, control);
+
+	local_irq_save(flags);
+	ctx->tsc = 0;
+	__perfctr_switch_thread(NULL, perfctr);
+	fake_count(ctx, 1, 10);
+	ctx->tsc = 100;
+	vperfctr_sleep(perfctr);
+	asleep_read = ctx->user_read;
+	asleep_oncpu = vperfctr_is_oncpu(perfctr);
+	ctx->hw[1] = 12345;
+	ctx->tsc = 1000;
+	vperfctr_wake(perfctr);
+	awake_read = ctx->user_read;
+	awake_oncpu = vperfctr_is_oncpu(perfctr);
+	fake_count(ctx, 1, 5);
+	ctx->tsc = 1050;
+	__perfctr_switch_thread(perfctr, NULL);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, asleep_read, 0);
+	KUNIT_EXPECT_FALSE(test, asleep_oncpu);
+	KUNIT_EXPECT_EQ(test, awake_read, 1);
+	KUNIT_EXPECT_TRUE(test, awake_oncpu);
+	KUNIT_EXPECT_EQ(test, state->tsc_sum, 150);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 15);
+	/* The switch to no thread at the end, not the sleep. */
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 1);
+}
+
+/*
  * The page's live words name exactly what a reader computes live: the
  * TSC and hardware counters in live, task-clock in live_clock, while
  * they run; nothing once suspended, and only the TSC once an
@@ -853,6 +908,7 @@ static struct kunit_case perfctr_counting_cases[] = {
 	KUNIT_CASE(restarting_counters_take_the_general_path),
 	KUNIT_CASE(unreadable_counters_take_the_general_path),
 	KUNIT_CASE(imode_counters_take_the_general_path),
+	KUNIT_CASE(sleep_stops_and_wake_restarts_the_counters),
 	KUNIT_CASE(live_names_what_runs_and_nothing_else),
 	KUNIT_CASE(live_sends_unreadable_hardware_to_the_syscall),
 	KUNIT_CASE(live_sums_are_what_a_sample_gives),

@@ -8,11 +8,13 @@
  */
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
+#include <linux/syscore_ops.h>
 #include <linux/perfctr_pmu.h>
 
 #include "internal.h"
@@ -188,3 +190,45 @@ void __perfctr_drop_thread(struct task_struct *tsk)
 {
 	vperfctr_unlink(tsk, tsk->thread.perfctr);
 }
+
+/*
+ * System sleep, in the thread that suspends the system, on the last CPU
+ * online, interrupts off.  The counters may lose what they hold, and
+ * arm64's resume takes user-mode reads away (PMUSERENR_EL0): the
+ * thread's counters stop before and start again after, as at a switch
+ * away and back.  Registered after the CPU PM operations (a
+ * core_initcall), these run before those and after those on the way
+ * back, when the PMU has been reset.
+ */
+static int perfctr_syscore_suspend(void *data)
+{
+	struct vperfctr *perfctr = current->thread.perfctr;
+
+	if (perfctr)
+		vperfctr_sleep(perfctr);
+	return 0;
+}
+
+static void perfctr_syscore_resume(void *data)
+{
+	struct vperfctr *perfctr = current->thread.perfctr;
+
+	if (perfctr)
+		vperfctr_wake(perfctr);
+}
+
+static const struct syscore_ops perfctr_syscore_ops = {
+	.suspend	= perfctr_syscore_suspend,
+	.resume		= perfctr_syscore_resume,
+};
+
+static struct syscore perfctr_syscore = {
+	.ops		= &perfctr_syscore_ops,
+};
+
+static int __init perfctr_syscore_init(void)
+{
+	register_syscore(&perfctr_syscore);
+	return 0;
+}
+device_initcall(perfctr_syscore_init);

@@ -155,6 +155,8 @@ void vperfctr_resume(struct vperfctr *perfctr);
 void vperfctr_sample(struct vperfctr *perfctr);
 void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf);
 void vperfctr_stop(struct vperfctr *perfctr);
+void vperfctr_sleep(struct vperfctr *perfctr);
+void vperfctr_wake(struct vperfctr *perfctr);
 void vperfctr_get_sums(const struct vperfctr *perfctr,
 		       struct perfctr_sum_ctrs *sum);
 void vperfctr_get_live_sums(const struct vperfctr *perfctr,
