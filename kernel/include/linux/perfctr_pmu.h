@@ -129,8 +129,9 @@ static inline void perfctr_plan_init(struct perfctr_plan *plan)
  * arch_perfctr_user_read(true) on this CPU, or handed to it by this
  * call from a thread so started, and its reservation has held since: no
  * interrupt is armed, the counters are still claimed as they were then,
- * and user mode may read them already.  A system sleep, which may reset
- * the counters and take the reads away, is a switch away and back.
+ * and user mode may read them already.  A system sleep or a kexec that
+ * preserves the context, which may reset the counters and take the
+ * reads away, is a switch away and back for the thread that asks for it.
  * arch_perfctr_check_control() sees the whole control once each counter
  * passed arch_perfctr_check_counter(), for rules between counters.
  * arch_perfctr_prepare() runs in any context, for a control that passed

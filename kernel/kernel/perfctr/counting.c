@@ -531,6 +531,9 @@ void vperfctr_wake(struct vperfctr *perfctr)
 {
 	struct vperfctr_now now = {};
 
+	/* Nothing resumes it in between: every caller keeps interrupts off. */
+	if (WARN_ON_ONCE(vperfctr_is_oncpu(perfctr)))
+		return;
 	vperfctr_switch_in(perfctr, &now);
 }
 

@@ -192,13 +192,15 @@ void __perfctr_drop_thread(struct task_struct *tsk)
 }
 
 /*
- * System sleep, in the thread that suspends the system, on the last CPU
- * online, interrupts off.  The counters may lose what they hold, and
- * arm64's resume takes user-mode reads away (PMUSERENR_EL0): the
- * thread's counters stop before and start again after, as at a switch
- * away and back.  Registered after the CPU PM operations (a
- * core_initcall), these run before those and after those on the way
- * back, when the PMU has been reset.
+ * Suspend to memory or disk (not to idle, which switches threads), and
+ * kexec that preserves the context: in the thread that asks for it, on
+ * the last CPU online, interrupts off.  The counters may lose what they
+ * hold, and arm64's resume takes user-mode reads away (PMUSERENR_EL0):
+ * the thread's counters stop before and start again after, as at a
+ * switch away and back.  Registered after the CPU PM operations (a
+ * core_initcall) and timekeeping's (kernel/time/ links first), these
+ * run before those and after those on the way back, when the PMU has
+ * been reset and an interrupt-mode task-clock's timer can be armed.
  */
 static int perfctr_syscore_suspend(void *data)
 {
