@@ -339,6 +339,24 @@ static void resume_after_grant_takes_zero_unread(struct kunit *test)
 }
 
 /*
+ * @control, checked, set in the test's state and in a second state,
+ * which is returned: the caller puts it.
+ */
+static struct vperfctr *second_thread(struct kunit *test,
+				      const struct vperfctr_control *control)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *second;
+
+	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
+	second = vperfctr_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	vperfctr_set_control(ctx->perfctr, control);
+	vperfctr_set_control(second, control);
+	return second;
+}
+
+/*
  * A switch between two threads that count time reads the clock once: the
  * outgoing thread's period ends where the incoming one's begins.  A
  * switch with counters on one side only reads it once too.
@@ -351,12 +369,8 @@ static void switch_reads_the_clock_once(struct kunit *test)
 	unsigned long flags;
 	unsigned int in_reads, between_reads, out_reads;
 
-	second = vperfctr_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, second);
 	tsc_control(control, 1);
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(first, control);
-	vperfctr_set_control(second, control);
+	second = second_thread(test, control);
 
 	local_irq_save(flags);
 	ctx->tsc = 100;
@@ -408,17 +422,13 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	use_fake_pmu(test, 48);
 	ctx->user_read_ok = true;
 	ctx->restarts = restart ? BIT(1) : 0;
-	second = vperfctr_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, second);
 	cc->tsc_on = 1;
 	cc->nractrs = cs ? 3 : 2;
 	cc->pmc_map[0] = 1;
 	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
 	if (cs)
 		sw_control(control, 2, PERFCTR_SW_CONTEXT_SWITCHES, 0);
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(first, control);
-	vperfctr_set_control(second, control);
+	second = second_thread(test, control);
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
@@ -515,14 +525,10 @@ static void unreadable_counters_take_the_general_path(struct kunit *test)
 
 	use_fake_pmu(test, 48);
 	ctx->user_read_ok = true;
-	second = vperfctr_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, second);
 	cc->tsc_on = 1;
 	cc->nractrs = 1;
 	cc->pmc_map[0] = 1;
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(first, control);
-	vperfctr_set_control(second, control);
+	second = second_thread(test, control);
 
 	local_irq_save(flags);
 	__perfctr_switch_thread(NULL, first);
@@ -549,8 +555,6 @@ static void imode_counters_take_the_general_path(struct kunit *test)
 
 	use_fake_pmu(test, 48);
 	ctx->user_read_ok = true;
-	second = vperfctr_alloc();
-	KUNIT_ASSERT_NOT_NULL(test, second);
 	control->si_signo = SIGIO;
 	cc->tsc_on = 1;
 	cc->nractrs = 1;
@@ -558,9 +562,7 @@ static void imode_counters_take_the_general_path(struct kunit *test)
 	cc->pmc_map[0] = 0;
 	cc->pmc_map[1] = 1;
 	cc->ireset[1] = -1000;
-	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(first, control);
-	vperfctr_set_control(second, control);
+	second = second_thread(test, control);
 	KUNIT_EXPECT_FALSE(test, first->simple_switch);
 
 	local_irq_save(flags);
