@@ -94,7 +94,8 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 	kernel-arm64 kernel-arm64-bench user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
-	selftests-x86 selftests-arm64 $(addprefix deps-,$(DEPS))
+	selftests-x86 selftests-arm64 qemu-x86-pmu pmu-model-test initramfs-pmu \
+	$(addprefix deps-,$(DEPS))
 
 all: kernel-demo user
 
@@ -147,7 +148,8 @@ kernel-demo: tree | deps-kernel
 	@$(KMAKE) O=$(KDEMO) bzImage
 
 kernel-debug: tree | deps-kernel
-	@$(TOP)/scripts/kernel-config $(TREE) $(KDEBUG) $(CONFIGS)/base.config $(CONFIGS)/debug.config
+	@$(TOP)/scripts/kernel-config $(TREE) $(KDEBUG) $(CONFIGS)/base.config $(CONFIGS)/debug.config \
+		$(CONFIGS)/x86-debug.config
 	@echo "  KERNEL  $(KDEBUG) (debug)"
 	@$(KMAKE) O=$(KDEBUG) bzImage
 
@@ -295,6 +297,33 @@ initramfs-check: kernel-debug user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-check.cpio \
 		$(TOP)/scripts/guest/init-check $(GUEST_BINS)
 
+# --- QEMU's x86 PMU model (scripts/qemu/) ---------------------------------
+
+# QEMU with the model, built once per version of scripts/qemu/x86-pmu.patch
+# in a cache outside $(O) (PERFCTR_CACHE, default /var/cache/perfctr).
+PMU_MODEL	:= $(O)/pmu-model
+
+qemu-x86-pmu: | deps-qemu
+	@echo "  QEMU    $$($(TOP)/scripts/qemu/build)"
+
+# The model's own tests: a bare-metal program booted on each vendor's model.
+pmu-model-test: qemu-x86-pmu
+	@+$(MAKE) -s -C $(TOP)/scripts/qemu/tests/model O=$(PMU_MODEL)
+	@for v in intel amd; do \
+		$(TOP)/scripts/qemu/run-model-test $$v $(PMU_MODEL)/model_test.elf \
+			$(PMU_MODEL)/$$v.log > /dev/null; \
+		$(TOP)/scripts/check-console $(PMU_MODEL)/$$v.log pmu_model_$$v || exit 1; \
+	done
+
+# perf's referee, and the debug kernel's initramfs for the model's boots.
+$(PMU_MODEL)/perf_referee: tree | deps-user
+	@+$(MAKE) -s -C $(TOP)/scripts/qemu/tests/referee O=$(PMU_MODEL) \
+		SELFTESTS_INC=$(TREE)/tools/testing/selftests
+
+initramfs-pmu: kernel-debug $(PMU_MODEL)/perf_referee | deps-qemu
+	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-pmu.cpio \
+		$(TOP)/scripts/guest/init-pmu-x86 $(PMU_MODEL)/perf_referee
+
 # busybox for the arm64 guest: Debian's, fetched and unpacked, not installed.
 $(O)/arm64/busybox: | deps-arm64-guest
 	@echo "  FETCH   busybox-static:arm64"
@@ -321,6 +350,9 @@ initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
 		$(GUEST_BINS_ARM64)
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-abi.cpio $(TOP)/scripts/guest/init-arm64-abi \
+		$(GUEST_BINS_ARM64)
+	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
+		$(O)/initramfs-arm64-smp.cpio $(TOP)/scripts/guest/init-arm64-smp \
 		$(GUEST_BINS_ARM64)
 
 demo-arm64: initramfs-arm64

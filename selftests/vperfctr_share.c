@@ -10,9 +10,17 @@
  * On arm64, user-mode access to the counters (PMUSERENR_EL0) never shows
  * one side's counts to the other side's threads.
  *
+ * Each CPU has its own counters, interrupt and user-mode access: the
+ * turns are taken, the counters freed and zeroed and the interrupts
+ * delivered on every CPU the test may run on.
+ *
  * Needs a PMU that both perfctr and perf drive, and nothing else using
  * perf's hardware events (the NMI watchdog among them): it skips
- * otherwise.
+ * otherwise.  Where the PMU counts instructions (real processors, QEMU
+ * with -icount), perf counts them and a turn of the loop is at least one
+ * and fewer than 20; elsewhere (QEMU without -icount counts none, and its
+ * cycle counter follows the host's clock) perf counts cycles, and a count
+ * is only checked to be there.
  */
 
 #ifndef _GNU_SOURCE
@@ -76,9 +84,26 @@ static int perf_open(__u32 type, __u64 config, __u64 period)
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
+/*
+ * The hardware event perf counts the loop's turns with: instructions
+ * where the PMU counts them, else cycles.  no_shared_pmu() chooses.
+ */
+static __u64 perf_hw_event = PERF_COUNT_HW_INSTRUCTIONS;
+
+static bool counts_instructions(void)
+{
+	return perf_hw_event == PERF_COUNT_HW_INSTRUCTIONS;
+}
+
 static int perf_open_hw(void)
 {
-	return perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+	return perf_open(PERF_TYPE_HARDWARE, perf_hw_event, 0);
+}
+
+/* The least count of @turns turns: one a turn where that is known. */
+static long long least_count(unsigned long turns)
+{
+	return counts_instructions() ? (long long)turns : 1;
 }
 
 /* What a perf counter of @fd counts over @turns, or -1. */
@@ -105,7 +130,22 @@ static bool perf_counts(void)
 	n = perf_count(fd, TURNS);
 	close(fd);
 	errno = 0;
-	return n >= (long long)TURNS;
+	return n >= least_count(TURNS);
+}
+
+/*
+ * Whether perf counts the loop with hardware event @event; errno says
+ * why not.
+ */
+static bool perf_counts_event(__u64 event)
+{
+	__u64 saved = perf_hw_event;
+	bool counts;
+
+	perf_hw_event = event;
+	counts = perf_counts();
+	perf_hw_event = saved;
+	return counts;
 }
 
 /* A control of the TSC and, if @hw, user-mode instructions. */
@@ -131,10 +171,17 @@ static const char *no_shared_pmu(void)
 		return why;
 	if (sysfs_value("nrctrs") < 2)
 		return "perfctr's driver here has no hardware counters";
-	if (!perf_counts())
+	if (perf_counts_event(PERF_COUNT_HW_INSTRUCTIONS)) {
+		perf_hw_event = PERF_COUNT_HW_INSTRUCTIONS;
+		return NULL;
+	}
+	if (errno == EBUSY)
+		return "something else holds the hardware counters";
+	if (!perf_counts_event(PERF_COUNT_HW_CPU_CYCLES))
 		return errno == EBUSY ?
 		       "something else holds the hardware counters" :
 		       "perf has no hardware counters here";
+	perf_hw_event = PERF_COUNT_HW_CPU_CYCLES;
 	return NULL;
 }
 
@@ -142,23 +189,33 @@ static const char *no_shared_pmu(void)
 FIXTURE(share)
 {
 	int fd;
+	cpu_set_t cpus;		/* where the test may run, restored after */
+	int cpu[CPU_SETSIZE];	/* those CPUs, in order */
+	int ncpus;
 };
 
 FIXTURE_SETUP(share)
 {
 	const char *why = no_shared_pmu();
+	int i;
 
 	self->fd = -1;
 	if (why)
 		SKIP(return, "%s", why);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(self->cpus), &self->cpus));
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &self->cpus))
+			self->cpu[self->ncpus++] = i;
 	self->fd = sys_vperfctr_open(0, 1);
 	ASSERT_LE(0, self->fd) TH_LOG("vperfctr_open: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(share)
 {
-	if (self->fd >= 0)
+	if (self->fd >= 0) {
 		close(self->fd);
+		sched_setaffinity(0, sizeof(self->cpus), &self->cpus);
+	}
 }
 
 TEST_F(share, perf_counts_while_no_control_uses_hardware)
@@ -170,8 +227,9 @@ TEST_F(share, perf_counts_while_no_control_uses_hardware)
 	pfd = perf_open_hw();
 	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
 	/* A turn is a few instructions: at least one each. */
-	EXPECT_LE((long long)TURNS, perf_count(pfd, TURNS));
-	EXPECT_GT(20 * (long long)TURNS, perf_count(pfd, TURNS));
+	EXPECT_LE(least_count(TURNS), perf_count(pfd, TURNS));
+	if (counts_instructions())
+		EXPECT_GT(20 * (long long)TURNS, perf_count(pfd, TURNS));
 	close(pfd);
 }
 
@@ -195,7 +253,7 @@ TEST_F(share, control_is_ebusy_while_perf_has_a_hardware_event)
 	spin_turns(TURNS);
 	EXPECT_LT(tsc, read_tsc_sum(self->fd));
 	/* perf still counts. */
-	EXPECT_LE((long long)TURNS, perf_count(pfd, TURNS));
+	EXPECT_LE(least_count(TURNS), perf_count(pfd, TURNS));
 	close(pfd);
 	/* perf's last event gone, the control is taken. */
 	EXPECT_EQ(0, set_control(self->fd, true))
@@ -345,9 +403,25 @@ static int catch_sigio(void)
 	return sigaction(SIGIO, &sa, NULL);
 }
 
+/*
+ * Whether to spin on, @turns_left turns still to go: until they are done
+ * where the cycle counter counts one a user-mode instruction; elsewhere it
+ * follows the host's clock, whose 50 ms, 250 periods, the loop may take
+ * far fewer turns to fill.  @until is 0 to begin with.
+ */
+static bool spin_on(unsigned long turns_left, __u64 *until)
+{
+	if (counts_instructions())
+		return turns_left;
+	if (!*until)
+		*until = now_ns() + 50000000ull;
+	return turns_left || now_ns() < *until;
+}
+
 /* perf samples user-mode cycles every PERIOD: its signals over @turns. */
 static int perf_overflows(unsigned long turns)
 {
+	__u64 until = 0;
 	int fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
 			   PERIOD);
 	int n;
@@ -360,17 +434,27 @@ static int perf_overflows(unsigned long turns)
 		return -1;
 	}
 	WRITE_ONCE(sigio_count, 0);
-	spin_turns(turns);
+	while (spin_on(turns, &until)) {
+		unsigned long step = turns < 1000 ? turns : 1000;
+
+		spin_turns(1000);
+		turns -= step;
+	}
 	n = READ_ONCE(sigio_count);
 	close(fd);
 	return n;
 }
 
-/* perfctr's i-mode cycle counter, restarted after each overflow. */
-static int perfctr_overflows(int fd, unsigned long turns)
+/*
+ * perfctr's i-mode cycle counter, restarted after each overflow; the
+ * thread moves to the next of the @ncpus CPUs of @cpu every 1000 turns.
+ */
+static int perfctr_overflows(int fd, unsigned long turns, const int *cpu,
+			     int ncpus)
 {
 	struct vperfctr_control control;
-	int n = 0, last = 0;
+	int n = 0, last = 0, next = 0;
+	__u64 until = 0;
 
 	start_tsc_control(&control);
 	add_imode(&control, CYCLES_MAP, CYCLES_EVNTSEL, -PERIOD);
@@ -378,10 +462,12 @@ static int perfctr_overflows(int fd, unsigned long turns)
 	if (sys_vperfctr_control(fd, &control))
 		return -1;
 	WRITE_ONCE(sigio_count, 0);
-	while (turns) {
+	while (spin_on(turns, &until)) {
 		unsigned long step = turns < 1000 ? turns : 1000;
 
-		spin_turns(step);
+		if (ncpus && pin_to_cpu(cpu[next++ % ncpus]))
+			return -1;
+		spin_turns(1000);
 		turns -= step;
 		if (READ_ONCE(sigio_count) != last) {
 			last = READ_ONCE(sigio_count);
@@ -402,15 +488,116 @@ TEST_F(share, overflow_interrupts_reach_the_side_holding_the_counters)
 	int n;
 
 	ASSERT_EQ(0, catch_sigio());
-	n = perfctr_overflows(self->fd, 20 * TURNS);
+	n = perfctr_overflows(self->fd, 20 * TURNS, NULL, 0);
 	EXPECT_LT(2, n) TH_LOG("perfctr: %d overflows", n);
 	ASSERT_EQ(0, stop_counters(self->fd));
 	n = perf_overflows(20 * TURNS);
 	EXPECT_LT(2, n) TH_LOG("perf: %d overflows (%s)", n, strerror(errno));
-	n = perfctr_overflows(self->fd, 20 * TURNS);
+	n = perfctr_overflows(self->fd, 20 * TURNS, NULL, 0);
 	EXPECT_LT(2, n) TH_LOG("perfctr again: %d overflows", n);
 	ASSERT_EQ(0, stop_counters(self->fd));
 	signal(SIGIO, SIG_DFL);
+}
+
+/*
+ * On every CPU, each side's overflow interrupts reach it; and perfctr's
+ * reach a thread that moves from CPU to CPU while its counter runs.
+ */
+TEST_F(share, overflow_interrupts_reach_their_side_on_every_cpu)
+{
+	int cpu, i, n;
+
+	ASSERT_EQ(0, catch_sigio());
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		n = perfctr_overflows(self->fd, 20 * TURNS, NULL, 0);
+		EXPECT_LT(2, n) TH_LOG("CPU %d: perfctr: %d overflows", cpu, n);
+		ASSERT_EQ(0, stop_counters(self->fd));
+		n = perf_overflows(20 * TURNS);
+		EXPECT_LT(2, n) TH_LOG("CPU %d: perf: %d overflows (%s)", cpu,
+				       n, strerror(errno));
+	}
+	n = perfctr_overflows(self->fd, 20 * TURNS, self->cpu, self->ncpus);
+	EXPECT_LT(2, n) TH_LOG("perfctr, moving: %d overflows", n);
+	ASSERT_EQ(0, stop_counters(self->fd));
+	signal(SIGIO, SIG_DFL);
+}
+
+/*
+ * A control holds the counters of every CPU, wherever its thread runs,
+ * and frees them all when it stops.
+ */
+TEST_F(share, a_moving_control_holds_and_frees_the_counters_of_every_cpu)
+{
+	int cpu, i;
+
+	ASSERT_EQ(0, set_control(self->fd, true));
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		spin_turns(TURNS);
+		EXPECT_FALSE(perf_counts()) TH_LOG("CPU %d", cpu);
+		EXPECT_EQ(EBUSY, errno) TH_LOG("CPU %d: %s", cpu, strerror(errno));
+	}
+	ASSERT_EQ(0, stop_counters(self->fd));
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		EXPECT_TRUE(perf_counts()) TH_LOG("CPU %d: %s", cpu,
+						  strerror(errno));
+	}
+}
+
+/*
+ * Children that inherit hardware counters count on whichever CPU they
+ * run, hold the counters after their parent stopped, add their counts to
+ * its children sums when reaped, and free the counters of every CPU.
+ */
+TEST_F(share, children_on_every_cpu_count_hold_and_free_the_counters)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs children;
+	pid_t pids[CPU_SETSIZE];
+	int go[2], cpu, i;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	start_tsc_control(&control);
+	add_amode(&control, CYCLES_MAP, CYCLES_EVNTSEL);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	for (i = 0; i < self->ncpus; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0) {
+			close(go[1]);
+			if (pin_to_cpu(self->cpu[i]))
+				_exit(CHILD_CHECK_FAILED);
+			spin_turns(TURNS);
+			_exit(read(go[0], &c, 1) == 0 ? 0 : CHILD_CHECK_FAILED);
+		}
+	}
+	close(go[0]);
+	/* A stop keeps the children sums, and the children the counters. */
+	ASSERT_EQ(0, stop_counters(self->fd));
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		EXPECT_FALSE(perf_counts()) TH_LOG("CPU %d", cpu);
+		EXPECT_EQ(EBUSY, errno) TH_LOG("CPU %d: %s", cpu, strerror(errno));
+	}
+	close(go[1]);
+	for (i = 0; i < self->ncpus; i++)
+		EXPECT_EQ(0, reap(pids[i])) TH_LOG("child on CPU %d", self->cpu[i]);
+	ASSERT_EQ(0, sys_vperfctr_read(self->fd, NULL, NULL, &children));
+	EXPECT_LT(0ull, children.tsc);
+	EXPECT_LT(0ull, children.pmc[0]) TH_LOG("the children's cycles");
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		EXPECT_TRUE(perf_counts()) TH_LOG("CPU %d: %s", cpu,
+						  strerror(errno));
+	}
 }
 
 #if defined(__aarch64__)
@@ -513,7 +700,7 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread)
 	ASSERT_LE(0, pfd);
 	i = perf_open_hw();
 	ASSERT_LE(0, i);
-	EXPECT_LE((long long)TURNS, perf_count(pfd, TURNS));
+	EXPECT_LE(least_count(TURNS), perf_count(pfd, TURNS));
 	close(i);
 	close(pfd);
 
@@ -524,6 +711,67 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread)
 	for (i = 0; i < n && i < 6; i++) {
 		ASSERT_TRUE(el0_read(i, &v)) TH_LOG("event counter %d", i);
 		EXPECT_EQ(0ull, v) TH_LOG("event counter %d", i);
+	}
+}
+
+/*
+ * perf counts user-mode cycles on @n counters at once, the cycle counter
+ * and then event counters: how many counted, or -1 if one did not open.
+ */
+static int perf_fills_counters(int n)
+{
+	int fds[8], opened, i, counted = 0;
+	__u64 v;
+
+	for (opened = 0; opened < n; opened++) {
+		fds[opened] = perf_open(PERF_TYPE_HARDWARE,
+					PERF_COUNT_HW_CPU_CYCLES, 0);
+		if (fds[opened] < 0)
+			break;
+	}
+	if (opened == n) {
+		spin_turns(TURNS);
+		for (i = 0; i < n; i++)
+			if (read(fds[i], &v, sizeof(v)) == sizeof(v) && v)
+				counted++;
+	}
+	for (i = 0; i < opened; i++)
+		close(fds[i]);
+	return opened == n ? counted : -1;
+}
+
+/*
+ * The counts perf leaves in the counters of any CPU read as zero to a
+ * perfctr thread, on whichever CPU it takes the counters and on every
+ * CPU it moves to.
+ */
+TEST_F(share, perf_counts_never_reach_a_perfctr_thread_on_any_cpu)
+{
+	struct vperfctr_control control;
+	int cpu, i, j, n;
+	__u64 v;
+
+	n = sysfs_value("nrctrs");
+	if (n > 6)
+		n = 6;
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		EXPECT_EQ(n + 1, perf_fills_counters(n + 1))
+			TH_LOG("CPU %d: %s", cpu, strerror(errno));
+	}
+	start_tsc_control(&control);
+	add_amode(&control, CYCLES_MAP, CYCLES_EVNTSEL);
+	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
+	for (i = 0; i < self->ncpus; i++) {
+		cpu = self->cpu[i];
+		ASSERT_EQ(0, pin_to_cpu(cpu));
+		for (j = 0; j < n; j++) {
+			ASSERT_TRUE(el0_read(j, &v))
+				TH_LOG("CPU %d, event counter %d", cpu, j);
+			EXPECT_EQ(0ull, v)
+				TH_LOG("CPU %d, event counter %d", cpu, j);
+		}
 	}
 }
 #endif /* __aarch64__ */

@@ -587,7 +587,13 @@ bool arch_perfctr_has_user_read(void)
  * @allow: whether it may
  *
  * PMUSERENR_EL0.ER and .CR let EL0 read the event counters and the cycle
- * counter, and nothing else: no writes, no PMSELR_EL0, no software
+ * counter, and read and write PMSELR_EL0, with which a fast read in user
+ * space picks the counter PMXEVCNTR_EL0 reads.  The selection is harmless:
+ * it gives EL0 no counter it could not read directly, and no kernel code
+ * relies on it, since this driver, like perf's, reaches every counter and
+ * event type through its own PMEVCNTR<n>_EL0 or PMEVTYPER<n>_EL0, and KVM
+ * sets PMSELR_EL0 before it enters a guest.  EN and SW stay clear: EL0
+ * writes no counter, event type or control register, and no software
  * increment.  EL0 may read every counter, not only the thread's own, so
  * if any counter was used on this CPU since they were last zeroed, by
  * perf or by another thread, all are zeroed first, through PMCR_EL0.P
