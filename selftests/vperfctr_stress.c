@@ -328,13 +328,15 @@ static void reap_checked(pid_t pid, const char *who)
 
 /*
  * A child: touch @n pages, fork @g grandchildren that touch @m each, reap
- * them, and check its own sums and children sums against that.
+ * them, and check its own sums and children sums against that.  Its
+ * task-clock runs from its first switch-in, before it returns from fork:
+ * its wall time runs from @start, taken in its parent before the fork.
  */
-static void forktree_child(int fd, size_t n, unsigned int g, size_t m)
+static void forktree_child(int fd, size_t n, unsigned int g, size_t m,
+			   __u64 start)
 {
 	struct reading self, children;
 	struct mono mono = { 0 };
-	__u64 start = now_ns();
 	size_t touched = 0;
 	unsigned int i;
 
@@ -393,10 +395,11 @@ static void scenario_forktree(struct prng *rng, __u64 deadline)
 		for (i = 0; i < k; i++) {
 			size_t n = 16 + prng_below(rng, 240), m = 8 + prng_below(rng, 64);
 			unsigned int g = prng_below(rng, 3);
+			__u64 forked = now_ns();
 
 			pids[i] = fork_flushed();
 			if (pids[i] == 0)
-				forktree_child(fd, n, g, m);
+				forktree_child(fd, n, g, m, forked);
 			if (pids[i] < 0) {
 				call_failed("fork");
 				k = i;
