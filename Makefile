@@ -2,7 +2,9 @@
 #
 # perfctr: virtual per-process performance counters for Linux 6.12.
 #
-#   make demo      build everything, boot it in QEMU, run perfex on examples
+#   make demo      build everything, boot it in QEMU, run perfex on examples;
+#                  then on QEMU's x86 PMU model (scripts/qemu/), Intel and
+#                  AMD, perfex counts a known loop to the instruction
 #   make demo ARCH=arm64
 #                  the same on arm64, whose emulated PMU counts exactly:
 #                  perfex counts a known loop to the instruction
@@ -292,6 +294,9 @@ GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 initramfs-demo: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo.cpio \
 		$(TOP)/scripts/guest/init-demo $(GUEST_BINS)
+	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-demo-exact.cpio \
+		$(TOP)/scripts/guest/init-demo-exact $(GUEST_BINS) \
+		$(USER)/examples/insn_loop
 
 initramfs-check: kernel-debug user | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-check.cpio \
@@ -320,9 +325,10 @@ $(PMU_MODEL)/perf_referee: tree | deps-user
 	@+$(MAKE) -s -C $(TOP)/scripts/qemu/tests/referee O=$(PMU_MODEL) \
 		SELFTESTS_INC=$(TREE)/tools/testing/selftests
 
-initramfs-pmu: kernel-debug $(PMU_MODEL)/perf_referee | deps-qemu
+initramfs-pmu: kernel-debug user $(PMU_MODEL)/perf_referee | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-pmu.cpio \
-		$(TOP)/scripts/guest/init-pmu-x86 $(PMU_MODEL)/perf_referee
+		$(TOP)/scripts/guest/init-pmu-x86 $(PMU_MODEL)/perf_referee \
+		$(USER)/perfex $(USER)/examples/insn_loop
 
 # busybox for the arm64 guest: Debian's, fetched and unpacked, not installed.
 $(O)/arm64/busybox: | deps-arm64-guest
@@ -346,7 +352,7 @@ initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
 		$(O)/initramfs-arm64-check.cpio $(TOP)/scripts/guest/init-arm64 \
 		$(GUEST_BINS_ARM64)
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
-		$(O)/initramfs-arm64-demo.cpio $(TOP)/scripts/guest/init-demo-arm64 \
+		$(O)/initramfs-arm64-demo.cpio $(TOP)/scripts/guest/init-demo-exact \
 		$(GUEST_BINS_ARM64)
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64) \
 		$(O)/initramfs-arm64-abi.cpio $(TOP)/scripts/guest/init-arm64-abi \
@@ -364,10 +370,16 @@ demo-arm64: initramfs-arm64
 ifeq ($(ARCH),arm64)
 demo: demo-arm64
 else
-demo: initramfs-demo
+demo: initramfs-demo qemu-x86-pmu
 	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/demo.log \
 		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-demo.cpio
 	@$(TOP)/scripts/check-demo $(O)/demo.log
+	@for v in intel amd; do \
+		$(TOP)/scripts/run-qemu --arch x86-$$v --timeout $(QEMU_TIMEOUT) \
+			--log $(O)/demo-$$v.log $(KDEMO)/arch/x86/boot/bzImage \
+			$(O)/initramfs-demo-exact.cpio || exit 1; \
+		$(TOP)/scripts/check-demo $(O)/demo-$$v.log || exit 1; \
+	done
 endif
 
 run: kernel-demo user | deps-qemu

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Exact counts on a PMU that counts exactly: Arm PMUv3 as QEMU emulates it
- * with -icount shift=0 and one CPU, where every user-mode instruction is
- * counted once and the cycle counter ticks once per instruction.  A loop
- * of ten instructions a turn, run N times, must then count exactly 10 * N
- * more than the same code run zero times: whatever suspend, resume,
- * sampling, inheritance or an overflow does, not one instruction may be
- * lost or gained.
+ * Exact counts on a PMU that counts exactly, as QEMU emulates two under
+ * -icount shift=0: Arm PMUv3 (one CPU), and on x86 the project's PMU
+ * model (scripts/qemu/), Intel architectural perfmon or AMD's core
+ * counters (per CPU, so two CPUs are fine).  Every user-mode instruction
+ * is counted once, and the cycle counters tick once per instruction.  A
+ * loop of ten instructions a turn, run N times, must then count exactly
+ * 10 * N more than the same code run zero times, on every counter of the
+ * machine: whatever suspend, resume, sampling, inheritance, an overflow
+ * or a counter's wrap does, not one instruction may be lost or gained.
+ *
+ * The tests are the same on both architectures; what differs is the
+ * loop's assembly, the read of a live counter, and which counters count
+ * what: see "The machine" below.
  */
 
 #ifndef _GNU_SOURCE
@@ -16,6 +22,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +38,38 @@
 #include "vperfctr_syscalls.h"
 
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* --- The machine ---------------------------------------------------------- */
+
+/*
+ * The events the tests count, all in user mode only; on these PMUs each
+ * counts exactly one per user-mode instruction.
+ */
+enum event { INSNS, CYCLES, REF_CYCLES };
+
+static const char *const event_name[] = {
+	[INSNS] = "instructions", [CYCLES] = "cycles",
+	[REF_CYCLES] = "ref-cycles",
+};
+
+/* A hardware counter of a control: pmc_map[] and evntsel[]. */
+struct hw_counter {
+	__u32 map;
+	__u64 evntsel;
+	enum event event;
+	bool fixed;	/* a fixed counter; arm64: the cycle counter */
+};
+
+/* perfctr's description of the counters, from /sys/kernel/perfctr. */
+static struct {
+	bool probed;
+	const char *why_not;	/* NULL if the driver drives a PMU */
+	unsigned int cpu_type;
+	unsigned int nrctrs, ctr_width;		/* general-purpose */
+	unsigned int nrfixed, fixed_width;	/* fixed */
+} pmu;
+
+#if defined(__aarch64__)
 
 #define INST_RETIRED	0x08
 #define CPU_CYCLES	0x11
@@ -52,115 +91,366 @@ static void loop10(unsigned long n)
 			     : "+r" (n) : : "cc");
 }
 
-/* NULL if this machine has perfctr's PMUv3 driver, else why not. */
-static const char *no_pmuv3(void)
+static const char *pmu_type_why_not(unsigned int type)
 {
-	unsigned int type = ~0u;
-	FILE *f = fopen("/sys/kernel/perfctr/cpu_type", "r");
-
-	if (!f)
-		return "no /sys/kernel/perfctr: kernel without perfctr";
-	if (fscanf(f, "%u", &type) != 1)
-		type = ~0u;
-	fclose(f);
 	return type == PERFCTR_ARM64_PMUV3 ? NULL :
 	       "perfctr's driver here is not arm64 PMUv3";
 }
 
-/*
- * User-mode instructions on event counter 0 and, if @cycles, user-mode
- * cycles on the cycle counter; then @nsw software counters, from
- * @sw_events.
- */
-static void exact_control(struct vperfctr_control *control, bool cycles)
+/* Event counter @i: instructions or cycles. */
+static struct hw_counter gp_counter(unsigned int i, enum event event)
 {
-	struct perfctr_cpu_control *cc = &control->cpu_control;
-
-	memset(control, 0, sizeof(*control));
-	cc->pmc_map[0] = 0;
-	cc->evntsel[0] = INST_RETIRED | USER_ONLY;
-	cc->nractrs = 1;
-	if (cycles) {
-		cc->pmc_map[1] = PERFCTR_MAP_ARM64_CYCLES;
-		cc->evntsel[1] = CPU_CYCLES | USER_ONLY;
-		cc->nractrs = 2;
-	}
+	return (struct hw_counter){
+		.map = i, .event = event,
+		.evntsel = (event == INSNS ? INST_RETIRED : CPU_CYCLES) |
+			   USER_ONLY,
+	};
 }
 
-static int open_exact(bool cycles)
+/* The one "fixed" counter: the cycle counter. */
+static unsigned int nr_exact_fixed(void)
 {
-	struct vperfctr_control control;
+	return pmu.nrfixed ? 1 : 0;
+}
+
+static struct hw_counter fixed_counter(unsigned int j)
+{
+	(void)j;
+	return (struct hw_counter){
+		.map = PERFCTR_MAP_ARM64_CYCLES, .event = CYCLES,
+		.evntsel = CPU_CYCLES | USER_ONLY, .fixed = true,
+	};
+}
+
+/* The cycle counter. */
+static struct hw_counter cycle_counter(void)
+{
+	return fixed_counter(0);
+}
+
+/* No fixed counter counts instructions. */
+static bool fixed_insns_counter(struct hw_counter *c)
+{
+	(void)c;
+	return false;
+}
+
+/* General-purpose counter @i of the all-counters control. */
+static enum event gp_event(unsigned int i)
+{
+	return i % 2 ? CYCLES : INSNS;
+}
+
+/*
+ * The live value of hardware counter @map, as its owner reads it: event
+ * counter 0, the one the tests read most, directly.
+ */
+static __u64 read_live(__u32 map)
+{
+	__u64 v;
+
+	if (map == 0)
+		asm volatile("mrs %0, pmevcntr0_el0" : "=r" (v));
+	else if (map == PERFCTR_MAP_ARM64_CYCLES)
+		asm volatile("mrs %0, pmccntr_el0" : "=r" (v));
+	else
+		asm volatile("msr pmselr_el0, %1\n\tisb\n\t"
+			     "mrs %0, pmxevcntr_el0"
+			     : "=r" (v) : "r" ((__u64)map) : "memory");
+	return v;
+}
+
+#elif defined(__x86_64__)
+
+#define EVNTSEL_USR	0x10000		/* USR; EN and INT are the driver's */
+#define ARCH_INSNS	0x00c0		/* instructions, Intel's and AMD's */
+#define INTEL_CYCLES	0x003c		/* core cycles */
+#define INTEL_REF_CYCLES 0x013c		/* reference cycles */
+#define AMD_CYCLES	0x0076		/* core cycles */
+
+/*
+ * n turns of ten instructions: eight nops, a subtract and a branch.  This
+ * file is built with -fno-inline: whatever n, the code around the loop is
+ * the same.
+ */
+static void loop10(unsigned long n)
+{
+	if (n)
+		asm volatile("1:\n\t"
+			     "nop\n\tnop\n\tnop\n\tnop\n\t"
+			     "nop\n\tnop\n\tnop\n\tnop\n\t"
+			     "sub $1, %0\n\t"
+			     "jnz 1b"
+			     : "+r" (n) : : "cc");
+}
+
+static const char *pmu_type_why_not(unsigned int type)
+{
+	return type == PERFCTR_X86_INTEL_ARCH || type == PERFCTR_X86_AMD ?
+	       NULL : "perfctr's driver here drives no Intel or AMD PMU";
+}
+
+static bool intel(void)
+{
+	return pmu.cpu_type == PERFCTR_X86_INTEL_ARCH;
+}
+
+/* General-purpose counter @i: instructions, cycles or reference cycles. */
+static struct hw_counter gp_counter(unsigned int i, enum event event)
+{
+	static const __u64 intel_code[] = {
+		[INSNS] = ARCH_INSNS, [CYCLES] = INTEL_CYCLES,
+		[REF_CYCLES] = INTEL_REF_CYCLES,
+	};
+	static const __u64 amd_code[] = {
+		[INSNS] = ARCH_INSNS, [CYCLES] = AMD_CYCLES,
+	};
+
+	return (struct hw_counter){
+		.map = i, .event = event,
+		.evntsel = (intel() ? intel_code : amd_code)[event] |
+			   EVNTSEL_USR,
+	};
+}
+
+/*
+ * Intel's architectural fixed counters: 0 instructions, 1 core cycles, 2
+ * reference cycles, in the order of enum event (3, TopDown's slots,
+ * counts no loop exactly, and the PMU model has no such counter).  AMD
+ * has none.
+ */
+static unsigned int nr_exact_fixed(void)
+{
+	return pmu.nrfixed < 3 ? pmu.nrfixed : 3;
+}
+
+static struct hw_counter fixed_counter(unsigned int j)
+{
+	return (struct hw_counter){
+		.map = PERFCTR_MAP_X86_FIXED | j, .event = (enum event)j,
+		.evntsel = EVNTSEL_USR, .fixed = true,
+	};
+}
+
+/* The cycle counter: Intel's fixed counter 1, else cycles on counter 1. */
+static struct hw_counter cycle_counter(void)
+{
+	return nr_exact_fixed() > 1 ? fixed_counter(1) : gp_counter(1, CYCLES);
+}
+
+/* Intel's fixed counter 0 counts instructions. */
+static bool fixed_insns_counter(struct hw_counter *c)
+{
+	if (!nr_exact_fixed())
+		return false;
+	*c = fixed_counter(0);
+	return true;
+}
+
+/* General-purpose counter @i of the all-counters control. */
+static enum event gp_event(unsigned int i)
+{
+	if (intel())
+		return (enum event)(i % 3);
+	return i % 2 ? CYCLES : INSNS;
+}
+
+/* The live value of hardware counter @map: rdpmc, @map its index. */
+static __u64 read_live(__u32 map)
+{
+	__u32 lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (map));
+	return (__u64)hi << 32 | lo;
+}
+
+#else
+#error "perfctr runs on x86-64 and arm64 only"
+#endif
+
+static unsigned int sysfs_uint(const char *name, bool *ok)
+{
+	char path[128];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/perfctr/%s", name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &v) != 1)
+		*ok = false;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* NULL if this machine has a perfctr driver of its PMU, else why not. */
+static const char *no_exact_pmu(void)
+{
+	bool ok = true;
+
+	if (pmu.probed)
+		return pmu.why_not;
+	pmu.probed = true;
+	pmu.cpu_type = sysfs_uint("cpu_type", &ok);
+	if (!ok)
+		pmu.why_not = "no /sys/kernel/perfctr: kernel without perfctr";
+	else
+		pmu.why_not = pmu_type_why_not(pmu.cpu_type);
+	pmu.nrctrs = sysfs_uint("nrctrs", &ok);
+	pmu.ctr_width = sysfs_uint("ctr_width", &ok);
+	pmu.nrfixed = sysfs_uint("nrfixed", &ok);
+	pmu.fixed_width = sysfs_uint("fixed_width", &ok);
+	if (!pmu.why_not && (!ok || pmu.nrctrs < 2))
+		pmu.why_not = "perfctr's driver here has fewer than 2 counters";
+	return pmu.why_not;
+}
+
+/* What EBUSY from a control with hardware counters most likely means. */
+static const char *busy_hint(int err)
+{
+	return err == EBUSY ? " (perf holds a counter: the NMI watchdog?)" : "";
+}
+
+static const char *counter_kind(const struct hw_counter *c)
+{
+	return c->fixed ? "fixed counter" : "counter";
+}
+
+/* The width of @c's hardware counter, as the state page must give it. */
+static unsigned int counter_width(const struct hw_counter *c)
+{
+	return c->fixed ? pmu.fixed_width : pmu.ctr_width;
+}
+
+static __u64 width_mask(unsigned int width)
+{
+	return width >= 64 ? ~0ULL : (1ULL << width) - 1;
+}
+
+/* Counter @i of @control is @c, in a-mode unless the caller says. */
+static void set_counter(struct vperfctr_control *control, unsigned int i,
+			const struct hw_counter *c)
+{
+	control->cpu_control.pmc_map[i] = c->map;
+	control->cpu_control.evntsel[i] = c->evntsel;
+}
+
+/*
+ * The counters the loop is counted by, in @c[3]: user-mode instructions
+ * on general-purpose counter 0 and, if @cycles, user-mode cycles on the
+ * cycle counter, and instructions on a fixed counter where one counts
+ * them.  Returns how many.
+ */
+static unsigned int loop_counters(bool cycles, struct hw_counter *c)
+{
+	unsigned int nr = 0;
+
+	c[nr++] = gp_counter(0, INSNS);
+	if (cycles) {
+		c[nr++] = cycle_counter();
+		if (fixed_insns_counter(&c[nr]))
+			nr++;
+	}
+	return nr;
+}
+
+/* Those counters, in a-mode, and nothing else. */
+static void exact_control(struct vperfctr_control *control, bool cycles)
+{
+	struct hw_counter c[3];
+	unsigned int i, nr = loop_counters(cycles, c);
+
+	memset(control, 0, sizeof(*control));
+	for (i = 0; i < nr; i++)
+		set_counter(control, i, &c[i]);
+	control->cpu_control.nractrs = nr;
+}
+
+static int open_control(const struct vperfctr_control *control)
+{
 	int fd = sys_vperfctr_open(0, 1);
 
 	if (fd < 0)
 		return -1;
-	exact_control(&control, cycles);
-	if (sys_vperfctr_control(fd, &control)) {
+	if (sys_vperfctr_control(fd, control)) {
+		int err = errno;
+
 		close(fd);
+		errno = err;
 		return -1;
 	}
 	return fd;
 }
 
-/* Counter 0 and 1 across loop10(@n), read by system call. */
-static void measure(int fd, unsigned long n, __u64 *insns, __u64 *cycles)
+static int open_exact(bool cycles)
+{
+	struct vperfctr_control control;
+
+	exact_control(&control, cycles);
+	return open_control(&control);
+}
+
+/* Counters 0 to @nr - 1 across loop10(@n), read by system call. */
+static void measure(int fd, unsigned long n, __u64 *delta, unsigned int nr)
 {
 	struct perfctr_sum_ctrs a, b;
+	unsigned int i;
 
 	if (sys_vperfctr_read(fd, &a, NULL, NULL))
 		abort();
 	loop10(n);
 	if (sys_vperfctr_read(fd, &b, NULL, NULL))
 		abort();
-	*insns = b.pmc[0] - a.pmc[0];
-	*cycles = b.pmc[1] - a.pmc[1];
+	for (i = 0; i < nr; i++)
+		delta[i] = b.pmc[i] - a.pmc[i];
 }
+
+/* --- The tests ------------------------------------------------------------ */
 
 TEST(loop_counts_exactly_ten_instructions_a_turn)
 {
 	static const unsigned long turns[] = { 1000, 10000, 100000, 1000000,
 					       10000000 };
-	__u64 base_insns, base_cycles, insns, cycles;
-	unsigned int i;
+	__u64 base[3], delta[3];
+	struct hw_counter c[3];
+	unsigned int i, j, nr;
 	int fd;
 
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	nr = loop_counters(true, c);
 	fd = open_exact(true);
-	ASSERT_LE(0, fd) TH_LOG("vperfctr_open/control: %s", strerror(errno));
-	measure(fd, 0, &base_insns, &base_cycles);
+	ASSERT_LE(0, fd) TH_LOG("vperfctr_open/control: %s%s", strerror(errno),
+				busy_hint(errno));
+	measure(fd, 0, base, nr);
 	for (i = 0; i < ARRAY_SIZE(turns); i++) {
-		measure(fd, turns[i], &insns, &cycles);
-		EXPECT_EQ(10 * turns[i], insns - base_insns)
-			TH_LOG("N = %lu", turns[i]);
-		EXPECT_EQ(10 * turns[i], cycles - base_cycles)
-			TH_LOG("cycles, N = %lu", turns[i]);
+		measure(fd, turns[i], delta, nr);
+		for (j = 0; j < nr; j++)
+			EXPECT_EQ(10 * turns[i], delta[j] - base[j])
+				TH_LOG("%s on %s %#x, N = %lu",
+				       event_name[c[j].event],
+				       counter_kind(&c[j]), c[j].map,
+				       turns[i]);
 	}
 	/* Run after run, the same. */
-	measure(fd, 0, &insns, &cycles);
-	EXPECT_EQ(base_insns, insns);
+	measure(fd, 0, delta, nr);
+	for (j = 0; j < nr; j++)
+		EXPECT_EQ(base[j], delta[j])
+			TH_LOG("%s on %s %#x", event_name[c[j].event],
+			       counter_kind(&c[j]), c[j].map);
 	close(fd);
 }
 
-/* The live value of counter @i from the mapped page, without a syscall. */
-static __u64 read_pmevcntr0(void)
-{
-	__u64 v;
-
-	asm volatile("mrs %0, pmevcntr0_el0" : "=r" (v));
-	return v;
-}
-
 /*
- * Counter 0 from the mapped page, without a system call, as libperfctr
+ * Counter @i from the mapped page, without a system call, as libperfctr
  * reads it; *retries says how often the sequence count sent it round
  * again (the owner was switched out meanwhile), each time a few more
  * instructions.
  */
-static __u64 fast_read_pmc0(const struct vperfctr_state *state,
-			    unsigned int *retries)
+static __u64 fast_read(const struct vperfctr_state *state, unsigned int i,
+		       unsigned int *retries)
 {
-	const struct perfctr_pmc_state *pmc = &state->cpu_state.pmc[0];
+	const struct perfctr_pmc_state *pmc = &state->cpu_state.pmc[i];
 	__u32 seq, width;
 	__u64 value;
 
@@ -170,8 +460,8 @@ static __u64 fast_read_pmc0(const struct vperfctr_state *state,
 		value = READ_ONCE(pmc->sum);
 		if (READ_ONCE(state->flags) & VPERFCTR_STATE_ONCPU) {
 			width = READ_ONCE(pmc->width);
-			value += (read_pmevcntr0() - READ_ONCE(pmc->start)) &
-				 (width >= 64 ? ~0ULL : (1ULL << width) - 1);
+			value += (read_live(READ_ONCE(pmc->map)) -
+				  READ_ONCE(pmc->start)) & width_mask(width);
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) && seq == READ_ONCE(state->seq))
@@ -193,8 +483,8 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	struct perfctr_sum_ctrs sum;
 	int fd;
 
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
 	fd = open_exact(false);
 	ASSERT_LE(0, fd);
 	state = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
@@ -202,7 +492,7 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	ASSERT_NE(0U, state->flags & VPERFCTR_STATE_RDPMC);
 	for (i = 0; i < FAST_READS; i++) {
 		loop10(turns[i]);
-		fast[i] = fast_read_pmc0(state, &retries[i]);
+		fast[i] = fast_read(state, 0, &retries[i]);
 		if (sys_vperfctr_read(fd, &sum, NULL, NULL))
 			break;
 		sys[i] = sum.pmc[0];
@@ -238,7 +528,7 @@ TEST(fast_read_agrees_with_vperfctr_read)
 	stop.preserve = 1;
 	ASSERT_EQ(0, sys_vperfctr_control(fd, &stop));
 	ASSERT_EQ(0U, state->flags & VPERFCTR_STATE_ONCPU);
-	fast[0] = fast_read_pmc0(state, &retries[0]);
+	fast[0] = fast_read(state, 0, &retries[0]);
 	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
 	EXPECT_EQ(sum.pmc[0], fast[0]);
 	EXPECT_LT(last, fast[0]);
@@ -325,8 +615,8 @@ TEST(two_threads_on_one_cpu_count_only_their_own)
 	cpu_set_t cpu0;
 	int fd, i;
 
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
@@ -426,8 +716,8 @@ TEST(fork_children_sums_are_exact)
 	struct family base, big, with_gc0, with_gc;
 	int fd;
 
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
 	fd = sys_vperfctr_open(0, 1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, run_family(_metadata, fd, 0, -1, &base));
@@ -469,11 +759,12 @@ TEST(imode_cycle_counter_signals_every_period)
 {
 	struct vperfctr_control control;
 	struct perfctr_sum_ctrs sum;
+	struct hw_counter cycles;
 	struct sigaction sa = {};
 	int fd;
 
-	if (no_pmuv3())
-		SKIP(return, "%s", no_pmuv3());
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
 	sa.sa_sigaction = on_overflow;
 	sa.sa_flags = SA_SIGINFO;
 	ASSERT_EQ(0, sigaction(SIGIO, &sa, NULL));
@@ -484,8 +775,8 @@ TEST(imode_cycle_counter_signals_every_period)
 	/* Instructions in a-mode, cycles in i-mode every PERIOD. */
 	exact_control(&control, false);
 	control.si_signo = SIGIO;
-	control.cpu_control.pmc_map[1] = PERFCTR_MAP_ARM64_CYCLES;
-	control.cpu_control.evntsel[1] = CPU_CYCLES | USER_ONLY;
+	cycles = cycle_counter();
+	set_counter(&control, 1, &cycles);
 	control.cpu_control.ireset[1] = -(__s64)PERIOD;
 	control.cpu_control.nrictrs = 1;
 	ASSERT_EQ(0, sys_vperfctr_control(fd, &control)) {
@@ -509,6 +800,288 @@ TEST(imode_cycle_counter_signals_every_period)
 	EXPECT_GT((PERIODS + 1) * PERIOD, sum.pmc[1]);
 	close(fd);
 	signal(SIGIO, SIG_DFL);
+}
+
+/*
+ * Every counter of the machine, general-purpose and fixed, in one
+ * control, counting instructions and cycles (and on Intel reference
+ * cycles) in turn.  Returns how many.
+ */
+static unsigned int all_counters(struct hw_counter *c)
+{
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < pmu.nrctrs && nr < PERFCTR_MAX_NRCTRS; i++)
+		c[nr++] = gp_counter(i, gp_event(i));
+	for (i = 0; i < nr_exact_fixed() && nr < PERFCTR_MAX_NRCTRS; i++)
+		c[nr++] = fixed_counter(i);
+	return nr;
+}
+
+#define ALL_READS	4
+
+TEST(all_counters_of_the_machine_in_one_control)
+{
+	static const unsigned long turns[] = { 1000, 10000, 100000, 1000000,
+					       10000000 };
+	static const unsigned long read_turns[ALL_READS] = {
+		0, 1000, 100000, 10 };
+	__u64 base[PERFCTR_MAX_NRCTRS], delta[PERFCTR_MAX_NRCTRS];
+	__u64 gap[ALL_READS][PERFCTR_MAX_NRCTRS];
+	struct hw_counter c[PERFCTR_MAX_NRCTRS];
+	const struct vperfctr_state *state;
+	struct vperfctr_control control = {};
+	struct perfctr_sum_ctrs sum;
+	unsigned int i, j, k, nr, retries;
+	__u64 fast;
+	int fd;
+
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	nr = all_counters(c);
+	ASSERT_EQ(pmu.nrctrs + pmu.nrfixed, nr)
+		TH_LOG("%u counters and %u fixed, whose events this test knows",
+		       pmu.nrctrs, pmu.nrfixed);
+	for (i = 0; i < nr; i++)
+		set_counter(&control, i, &c[i]);
+	control.cpu_control.nractrs = nr;
+	fd = open_control(&control);
+	ASSERT_LE(0, fd) TH_LOG("vperfctr_open/control, %u counters: %s%s", nr,
+				strerror(errno), busy_hint(errno));
+	state = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, state);
+	ASSERT_NE(0U, state->flags & VPERFCTR_STATE_RDPMC);
+	for (i = 0; i < nr; i++) {
+		EXPECT_EQ(c[i].map, state->cpu_state.pmc[i].map);
+		EXPECT_EQ(counter_width(&c[i]), state->cpu_state.pmc[i].width)
+			TH_LOG("%s %#x", counter_kind(&c[i]), c[i].map);
+	}
+
+	/*
+	 * Each counter counts the loop exactly, and all of them count the
+	 * same: every event here is one a user-mode instruction.
+	 */
+	measure(fd, 0, base, nr);
+	for (i = 1; i < nr; i++)
+		EXPECT_EQ(base[0], base[i])
+			TH_LOG("%s on %s %#x", event_name[c[i].event],
+			       counter_kind(&c[i]), c[i].map);
+	for (k = 0; k < ARRAY_SIZE(turns); k++) {
+		measure(fd, turns[k], delta, nr);
+		for (i = 0; i < nr; i++)
+			EXPECT_EQ(10 * turns[k], delta[i] - base[i])
+				TH_LOG("%s on %s %#x, N = %lu",
+				       event_name[c[i].event],
+				       counter_kind(&c[i]), c[i].map,
+				       turns[k]);
+	}
+
+	/*
+	 * Each counter read fast, then by the system call: the same few
+	 * instructions apart, every time.
+	 */
+	for (k = 0; k < ALL_READS; k++) {
+		for (i = 0; i < nr; i++) {
+			loop10(read_turns[k]);
+			fast = fast_read(state, i, &retries);
+			ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
+			gap[k][i] = sum.pmc[i] - fast;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		EXPECT_LT(0ULL, gap[0][i]);
+		EXPECT_GT(200ULL, gap[0][i])
+			TH_LOG("%s %#x", counter_kind(&c[i]), c[i].map);
+		for (k = 1; k < ALL_READS; k++)
+			EXPECT_EQ(gap[0][i], gap[k][i])
+				TH_LOG("%s %#x, N = %lu", counter_kind(&c[i]),
+				       c[i].map, read_turns[k]);
+	}
+
+	/* Stopped, their sums kept: both read the very same counts. */
+	memset(&control, 0, sizeof(control));
+	control.preserve = (1u << nr) - 1;
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &control));
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
+	for (i = 0; i < nr; i++) {
+		fast = fast_read(state, i, &retries);
+		EXPECT_EQ(sum.pmc[i], fast)
+			TH_LOG("%s %#x", counter_kind(&c[i]), c[i].map);
+		/* Never stopped apart: the same count on every counter. */
+		EXPECT_EQ(sum.pmc[0], sum.pmc[i])
+			TH_LOG("%s %#x", counter_kind(&c[i]), c[i].map);
+	}
+	for (j = nr; j < PERFCTR_MAX_NRCTRS; j++)
+		EXPECT_EQ(0ULL, sum.pmc[j]);
+	munmap((void *)state, getpagesize());
+	close(fd);
+}
+
+/*
+ * A counter preset WRAP_EVENTS below its wrap (2^48 on x86), crossing it
+ * in the middle of the loop: turns of WRAP_TURNS_1 and WRAP_TURNS_2 both
+ * cross it once, and not twice.
+ */
+#define WRAP_EVENTS	5000000LL
+#define WRAP_TURNS_1	600000UL
+#define WRAP_TURNS_2	900000UL
+
+/* Set before the counters start, written in the handler. */
+static int wrap_fd = -1;
+static unsigned int wrap_signals, wrap_bad_code, wrap_mask;
+static struct perfctr_sum_ctrs wrap_at_signal;
+
+static void on_wrap(int sig, siginfo_t *si, void *uc)
+{
+	__atomic_fetch_add(&wrap_signals, 1, __ATOMIC_RELAXED);
+	if (si->si_code != SI_PMC_OVF)
+		__atomic_fetch_add(&wrap_bad_code, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&wrap_mask, (unsigned int)si->si_pmc_ovf_mask,
+			  __ATOMIC_RELAXED);
+	/* Stopped: reading them counts nothing. */
+	if (sys_vperfctr_read(wrap_fd, &wrap_at_signal, NULL, NULL) ||
+	    sys_vperfctr_iresume(wrap_fd))
+		abort();
+}
+
+struct wrap_run {
+	__u64 loop;			/* counter 0 across the loop */
+	unsigned int signals, bad_code, mask;
+	struct perfctr_sum_ctrs at_signal, end;
+	__u64 start[3], sum[3];		/* the page, just after the control */
+};
+
+/*
+ * Instructions on counter 0 in a-mode; on counters 1 to @nr - 1, @c[1]
+ * and on, in i-mode, preset WRAP_EVENTS below their wrap; then loop10(@n).
+ */
+static int run_wrap(struct __test_metadata *_metadata, int fd,
+		    const struct vperfctr_state *state,
+		    const struct hw_counter *c, unsigned int nr,
+		    unsigned long n, struct wrap_run *r)
+{
+	struct vperfctr_control control = {};
+	struct perfctr_sum_ctrs a;
+	unsigned int i;
+	__u32 seq;
+
+	for (i = 0; i < nr; i++) {
+		set_counter(&control, i, &c[i]);
+		if (i)
+			control.cpu_control.ireset[i] = -WRAP_EVENTS;
+	}
+	control.cpu_control.nractrs = 1;
+	control.cpu_control.nrictrs = nr - 1;
+	control.si_signo = SIGIO;
+	wrap_signals = 0;
+	wrap_bad_code = 0;
+	wrap_mask = 0;
+	if (sys_vperfctr_control(fd, &control)) {
+		TH_LOG("vperfctr_control: %s", strerror(errno));
+		return -1;
+	}
+	do {
+		seq = __atomic_load_n(&state->seq, __ATOMIC_ACQUIRE);
+		for (i = 1; i < nr; i++) {
+			r->start[i] = READ_ONCE(state->cpu_state.pmc[i].start);
+			r->sum[i] = READ_ONCE(state->cpu_state.pmc[i].sum);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || seq != READ_ONCE(state->seq));
+	if (sys_vperfctr_read(fd, &a, NULL, NULL))
+		return -1;
+	loop10(n);
+	if (sys_vperfctr_read(fd, &r->end, NULL, NULL))
+		return -1;
+	r->loop = r->end.pmc[0] - a.pmc[0];
+	r->signals = READ_ONCE(wrap_signals);
+	r->bad_code = READ_ONCE(wrap_bad_code);
+	r->mask = READ_ONCE(wrap_mask);
+	r->at_signal = wrap_at_signal;
+	return 0;
+}
+
+TEST(counters_cross_their_wrap_exactly)
+{
+	static const unsigned long turns[2] = { WRAP_TURNS_1, WRAP_TURNS_2 };
+	const struct vperfctr_state *state;
+	struct sigaction sa = {};
+	struct wrap_run run[2];
+	struct hw_counter c[3];
+	unsigned int i, k, nr = 0;
+	__u64 mask;
+	int fd;
+
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	/*
+	 * Counter 0 counts instructions in a-mode; general-purpose counter
+	 * 1 and a fixed counter (x86: Intel's instructions; arm64: the
+	 * cycle counter), where there is one, cross their wrap in i-mode.
+	 */
+	c[nr++] = gp_counter(0, INSNS);
+	c[nr++] = gp_counter(1, INSNS);
+	if (fixed_insns_counter(&c[nr]))
+		nr++;
+	else if (nr_exact_fixed())
+		c[nr++] = fixed_counter(0);
+
+	sa.sa_sigaction = on_wrap;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(SIGIO, &sa, NULL));
+	fd = sys_vperfctr_open(0, 1);
+	ASSERT_LE(0, fd);
+	wrap_fd = fd;
+	state = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, state);
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(0, run_wrap(_metadata, fd, state, c, nr, turns[k],
+				      &run[k]));
+	close(fd);
+	signal(SIGIO, SIG_DFL);
+
+	for (k = 0; k < 2; k++) {
+		/* One wrap, one signal, for every i-mode counter at once. */
+		EXPECT_EQ(1U, run[k].signals) TH_LOG("N = %lu", turns[k]);
+		EXPECT_EQ(0U, run[k].bad_code);
+		EXPECT_EQ((1u << nr) - 2, run[k].mask)
+			TH_LOG("N = %lu", turns[k]);
+		for (i = 1; i < nr; i++) {
+			/*
+			 * Started WRAP_EVENTS below the wrap of a counter of
+			 * its width, less what it counted before the page
+			 * was read.
+			 */
+			mask = width_mask(counter_width(&c[i]));
+			EXPECT_EQ(counter_width(&c[i]),
+				  state->cpu_state.pmc[i].width)
+				TH_LOG("%s %#x", counter_kind(&c[i]), c[i].map);
+			EXPECT_EQ((-WRAP_EVENTS + run[k].sum[i]) & mask,
+				  run[k].start[i])
+				TH_LOG("%s %#x, N = %lu", counter_kind(&c[i]),
+				       c[i].map, turns[k]);
+			/*
+			 * At the signal, past the wrap, it had counted the
+			 * very instructions the a-mode counter counted.
+			 */
+			EXPECT_LE((__u64)WRAP_EVENTS, run[k].at_signal.pmc[i])
+				TH_LOG("%s %#x, N = %lu", counter_kind(&c[i]),
+				       c[i].map, turns[k]);
+			EXPECT_EQ(run[k].at_signal.pmc[0],
+				  run[k].at_signal.pmc[i])
+				TH_LOG("%s %#x, N = %lu", counter_kind(&c[i]),
+				       c[i].map, turns[k]);
+			/* And so after its restart, to the end. */
+			EXPECT_EQ(run[k].end.pmc[0], run[k].end.pmc[i])
+				TH_LOG("%s %#x, N = %lu", counter_kind(&c[i]),
+				       c[i].map, turns[k]);
+		}
+	}
+	/* Across the wrap and its signal, the loop counted exactly. */
+	EXPECT_EQ(10 * (WRAP_TURNS_2 - WRAP_TURNS_1),
+		  run[1].loop - run[0].loop);
+	EXPECT_LT(10 * WRAP_TURNS_1, run[0].loop);
+	munmap((void *)state, getpagesize());
 }
 
 TEST_HARNESS_MAIN

@@ -7,8 +7,8 @@
  * with EBUSY and changes nothing.  perfctr gives the counters back when
  * the last control that uses them changes, is unlinked or its thread
  * exits, and the overflow interrupt goes to whichever side holds them.
- * On arm64, user-mode access to the counters (PMUSERENR_EL0) never shows
- * one side's counts to the other side's threads.
+ * User-mode access to the counters (arm64: PMUSERENR_EL0, x86: CR4.PCE)
+ * never shows one side's counts to the other side's threads.
  *
  * Each CPU has its own counters, interrupt and user-mode access: the
  * turns are taken, the counters freed and zeroed and the interrupts
@@ -55,7 +55,9 @@
 #define INSNS_MAP	0
 #define INSNS_EVNTSEL	(0xc0 | (1 << 16))
 #define CYCLES_MAP	1
-#define CYCLES_EVNTSEL	(0x3c | (1 << 16))
+/* Core cycles: Intel's architectural event 0x3c, AMD's 0x76. */
+#define CYCLES_EVNTSEL	((sysfs_value("cpu_type") == PERFCTR_X86_AMD ? \
+			  0x76 : 0x3c) | (1 << 16))
 #endif
 
 /* Turns of a loop, and a cycle count between two overflows. */
@@ -774,6 +776,63 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread_on_any_cpu)
 		}
 	}
 }
-#endif /* __aarch64__ */
+#elif defined(__x86_64__)
+static sigjmp_buf trap_jmp;
+
+static void on_sigsegv(int sig)
+{
+	siglongjmp(trap_jmp, 1);
+}
+
+/* rdpmc of counter @n in user mode into *@v: false if it faults (#GP). */
+static bool user_rdpmc(unsigned int n, __u64 *v)
+{
+	unsigned int lo, hi;
+	bool ok;
+
+	signal(SIGSEGV, on_sigsegv);
+	ok = !sigsetjmp(trap_jmp, 1);
+	if (ok) {
+		asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (n));
+		*v = ((__u64)hi << 32) | lo;
+	}
+	signal(SIGSEGV, SIG_DFL);
+	return ok;
+}
+
+/*
+ * CR4.PCE goes with the thread whose control has hardware counters: on
+ * the same CPU, another process without a control faults on rdpmc while
+ * this one's counters run there, and so does this thread once its
+ * control has none.
+ */
+TEST_F(share, rdpmc_ends_with_the_thread_that_has_it)
+{
+	int go[2];
+	pid_t pid;
+	__u64 v;
+	char c;
+
+	ASSERT_EQ(0, pin_to_cpu(self->cpu[0]));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(CHILD_CHECK_FAILED);
+		/* The parent's control lets it read; this process not. */
+		_exit(user_rdpmc(0, &v) ? 1 : 0);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, set_control(self->fd, true));
+	EXPECT_TRUE(user_rdpmc(0, &v));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	EXPECT_EQ(0, reap(pid));
+	ASSERT_EQ(0, set_control(self->fd, false));
+	EXPECT_FALSE(user_rdpmc(0, &v));
+	close(go[1]);
+}
+#endif
 
 TEST_HARNESS_MAIN
