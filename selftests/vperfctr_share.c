@@ -606,7 +606,7 @@ TEST_F(share, children_on_every_cpu_count_hold_and_free_the_counters)
 /* The cycle counter, or event counter @n, as EL0 reads it. */
 #define PMCCNTR		(-1)
 
-static __u64 mrs_counter(int n)
+static __u64 read_counter(int n)
 {
 	__u64 v = ~0ull;
 
@@ -636,34 +636,57 @@ static __u64 mrs_counter(int n)
 	return v;
 }
 
+/* The cycle counter, which a thread without access traps on too. */
+#define USER_CYCLES	PMCCNTR
+#define TRAP_SIGNAL	SIGILL
+#elif defined(__x86_64__)
+/* rdpmc of counter @n; #GP (SIGSEGV) without CR4.PCE. */
+static __u64 read_counter(int n)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (n));
+	return ((__u64)hi << 32) | lo;
+}
+
+#define USER_CYCLES	CYCLES_MAP
+#define TRAP_SIGNAL	SIGSEGV
+#endif
+
 static sigjmp_buf trap_jmp;
 
-static void on_sigill(int sig)
+static void on_trap(int sig)
 {
 	siglongjmp(trap_jmp, 1);
 }
 
 /* Read counter @n in user mode into *@v: false if the read traps. */
-static bool el0_read(int n, __u64 *v)
+static bool user_read(int n, __u64 *v)
 {
 	bool ok;
 
-	signal(SIGILL, on_sigill);
+	signal(TRAP_SIGNAL, on_trap);
 	ok = !sigsetjmp(trap_jmp, 1);
 	if (ok)
-		*v = mrs_counter(n);
-	signal(SIGILL, SIG_DFL);
+		*v = read_counter(n);
+	signal(TRAP_SIGNAL, SIG_DFL);
 	return ok;
 }
 
-/* Another process's counters, and their access, are not this one's. */
-TEST_F(share, el0_access_ends_with_the_thread_that_has_it)
+/*
+ * User-mode reads of the counters (arm64: PMUSERENR_EL0, x86: CR4.PCE)
+ * go with the thread whose control has hardware counters: on the same
+ * CPU, another process without a control traps while this one's
+ * counters run there, and so does this thread once its control has none.
+ */
+TEST_F(share, user_reads_end_with_the_thread_that_has_them)
 {
 	int go[2];
 	pid_t pid;
 	__u64 v;
 	char c;
 
+	ASSERT_EQ(0, pin_to_cpu(self->cpu[0]));
 	ASSERT_EQ(0, pipe(go));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -672,21 +695,22 @@ TEST_F(share, el0_access_ends_with_the_thread_that_has_it)
 		if (read(go[0], &c, 1) != 1)
 			_exit(CHILD_CHECK_FAILED);
 		/* The parent's control lets it read; this process not. */
-		if (el0_read(PMCCNTR, &v))
+		if (user_read(USER_CYCLES, &v))
 			_exit(1);
-		_exit(el0_read(0, &v) ? 2 : 0);
+		_exit(user_read(0, &v) ? 2 : 0);
 	}
 	close(go[0]);
 	ASSERT_EQ(0, set_control(self->fd, true));
-	EXPECT_TRUE(el0_read(0, &v));
+	EXPECT_TRUE(user_read(0, &v));
 	ASSERT_EQ(1, write(go[1], "x", 1));
 	EXPECT_EQ(0, reap(pid));
 	/* Without hardware counters, this thread has no access either. */
 	ASSERT_EQ(0, set_control(self->fd, false));
-	EXPECT_FALSE(el0_read(PMCCNTR, &v));
+	EXPECT_FALSE(user_read(USER_CYCLES, &v));
 	close(go[1]);
 }
 
+#if defined(__aarch64__)
 /*
  * Counters perf used and left with its counts read as zero to a perfctr
  * thread that does not use them.
@@ -711,7 +735,7 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread)
 	ASSERT_EQ(0, sys_vperfctr_control(self->fd, &control));
 	n = sysfs_value("nrctrs");
 	for (i = 0; i < n && i < 6; i++) {
-		ASSERT_TRUE(el0_read(i, &v)) TH_LOG("event counter %d", i);
+		ASSERT_TRUE(user_read(i, &v)) TH_LOG("event counter %d", i);
 		EXPECT_EQ(0ull, v) TH_LOG("event counter %d", i);
 	}
 }
@@ -769,70 +793,13 @@ TEST_F(share, perf_counts_never_reach_a_perfctr_thread_on_any_cpu)
 		cpu = self->cpu[i];
 		ASSERT_EQ(0, pin_to_cpu(cpu));
 		for (j = 0; j < n; j++) {
-			ASSERT_TRUE(el0_read(j, &v))
+			ASSERT_TRUE(user_read(j, &v))
 				TH_LOG("CPU %d, event counter %d", cpu, j);
 			EXPECT_EQ(0ull, v)
 				TH_LOG("CPU %d, event counter %d", cpu, j);
 		}
 	}
 }
-#elif defined(__x86_64__)
-static sigjmp_buf trap_jmp;
-
-static void on_sigsegv(int sig)
-{
-	siglongjmp(trap_jmp, 1);
-}
-
-/* rdpmc of counter @n in user mode into *@v: false if it faults (#GP). */
-static bool user_rdpmc(unsigned int n, __u64 *v)
-{
-	unsigned int lo, hi;
-	bool ok;
-
-	signal(SIGSEGV, on_sigsegv);
-	ok = !sigsetjmp(trap_jmp, 1);
-	if (ok) {
-		asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (n));
-		*v = ((__u64)hi << 32) | lo;
-	}
-	signal(SIGSEGV, SIG_DFL);
-	return ok;
-}
-
-/*
- * CR4.PCE goes with the thread whose control has hardware counters: on
- * the same CPU, another process without a control faults on rdpmc while
- * this one's counters run there, and so does this thread once its
- * control has none.
- */
-TEST_F(share, rdpmc_ends_with_the_thread_that_has_it)
-{
-	int go[2];
-	pid_t pid;
-	__u64 v;
-	char c;
-
-	ASSERT_EQ(0, pin_to_cpu(self->cpu[0]));
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(CHILD_CHECK_FAILED);
-		/* The parent's control lets it read; this process not. */
-		_exit(user_rdpmc(0, &v) ? 1 : 0);
-	}
-	close(go[0]);
-	ASSERT_EQ(0, set_control(self->fd, true));
-	EXPECT_TRUE(user_rdpmc(0, &v));
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	EXPECT_EQ(0, reap(pid));
-	ASSERT_EQ(0, set_control(self->fd, false));
-	EXPECT_FALSE(user_rdpmc(0, &v));
-	close(go[1]);
-}
-#endif
+#endif /* __aarch64__ */
 
 TEST_HARNESS_MAIN
