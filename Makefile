@@ -325,10 +325,12 @@ $(PMU_MODEL)/perf_referee: tree | deps-user
 	@+$(MAKE) -s -C $(TOP)/scripts/qemu/tests/referee O=$(PMU_MODEL) \
 		SELFTESTS_INC=$(TREE)/tools/testing/selftests
 
-initramfs-pmu: kernel-debug user $(PMU_MODEL)/perf_referee | deps-qemu
+initramfs-pmu: kernel-debug user user-selftests $(PMU_MODEL)/perf_referee | deps-qemu
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-pmu.cpio \
 		$(TOP)/scripts/guest/init-pmu-x86 $(PMU_MODEL)/perf_referee \
-		$(USER)/perfex $(USER)/examples/insn_loop
+		$(USER)/perfex $(USER)/examples/insn_loop \
+		$(addprefix $(SELFTESTS)/kselftest/perfctr/,vperfctr_exact \
+			vperfctr_share vperfctr_imode_test vperfctr_inherit_test)
 
 # busybox for the arm64 guest: Debian's, fetched and unpacked, not installed.
 $(O)/arm64/busybox: | deps-arm64-guest

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -32,6 +33,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <linux/perf_event.h>
 #include <linux/perfctr.h>
 
 #include "vperfctr_kselftest.h"
@@ -1082,6 +1084,382 @@ TEST(counters_cross_their_wrap_exactly)
 		  run[1].loop - run[0].loop);
 	EXPECT_LT(10 * WRAP_TURNS_1, run[0].loop);
 	munmap((void *)state, getpagesize());
+}
+
+/* --- Two CPUs ------------------------------------------------------------- */
+
+/* The first two CPUs this thread may run on, in @cpu; false if fewer. */
+static bool two_cpus(int cpu[2])
+{
+	cpu_set_t set;
+	int i, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	for (i = 0; i < CPU_SETSIZE && n < 2; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[n++] = i;
+	return n == 2;
+}
+
+static int pin_task(pid_t tid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(tid, sizeof(set), &set);
+}
+
+/* The CPU thread @tid of this process last ran on, or -1. */
+static int task_cpu(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	int i, cpu = -1;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	/* Field 39, "processor"; the fields after the name start at 3. */
+	p = strrchr(buf, ')');
+	for (i = 2; p && i < 39; i++)
+		p = strchr(p + 1, ' ');
+	if (p && sscanf(p + 1, "%d", &cpu) != 1)
+		cpu = -1;
+	return cpu;
+}
+
+/* A child that spins in user mode on @cpu until killed; its pid. */
+static pid_t spin_on(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (pin_task(0, cpu))
+			_exit(1);
+		for (;;)
+			loop10(1000);
+	}
+	return pid;
+}
+
+static void stop_spinner(pid_t pid)
+{
+	int status;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+}
+
+/* Moves thread @tid to the other of @cpu[2] every MOVE_US until @stop. */
+#define MOVE_US		2000
+
+struct mover {
+	pid_t tid;
+	int cpu[2];
+	int stop;
+	unsigned int moves, seen;	/* seen: a bit per CPU of cpu[] */
+	int err;
+};
+
+static void *mover_fn(void *arg)
+{
+	struct mover *m = arg;
+	int next = 0, at;
+
+	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE)) {
+		if (pin_task(m->tid, m->cpu[next])) {
+			m->err = errno;
+			break;
+		}
+		m->moves++;
+		next ^= 1;
+		usleep(MOVE_US);
+		at = task_cpu(m->tid);
+		if (at == m->cpu[0] || at == m->cpu[1])
+			m->seen |= 1u << (at == m->cpu[1]);
+	}
+	return NULL;
+}
+
+/*
+ * A thread moved from CPU to CPU while it runs its loop, each counter
+ * suspended on one CPU and resumed on the other dozens of times, counts
+ * it as exactly as a thread that stays put.
+ */
+TEST(a_thread_moved_between_cpus_counts_exactly)
+{
+	__u64 base[3], delta[3];
+	struct hw_counter c[3];
+	struct mover m = {};
+	unsigned int i, nr;
+	pthread_t t;
+	int fd;
+
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	if (!two_cpus(m.cpu))
+		SKIP(return, "this test moves a thread between two CPUs");
+	nr = loop_counters(true, c);
+	fd = open_exact(true);
+	ASSERT_LE(0, fd) TH_LOG("%s%s", strerror(errno), busy_hint(errno));
+	ASSERT_EQ(0, pin_task(0, m.cpu[0]));
+	measure(fd, 0, base, nr);
+
+	m.tid = syscall(SYS_gettid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, mover_fn, &m));
+	measure(fd, 10000000, delta, nr);
+	__atomic_store_n(&m.stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, m.err) TH_LOG("sched_setaffinity: %s", strerror(m.err));
+	/* It did move, and ran on both. */
+	EXPECT_LE(10U, m.moves);
+	EXPECT_EQ(3U, m.seen) TH_LOG("%u moves", m.moves);
+	for (i = 0; i < nr; i++)
+		EXPECT_EQ(100000000ULL, delta[i] - base[i])
+			TH_LOG("%s on %s %#x, %u moves", event_name[c[i].event],
+			       counter_kind(&c[i]), c[i].map, m.moves);
+	close(fd);
+}
+
+/*
+ * An interrupt-mode counter a few thousand instructions from its
+ * overflow, in user mode only, while its thread spends millions of
+ * instructions in the kernel with the counter loaded, and the other CPU
+ * is busy: the overflow due holds up neither CPU, and when the thread is
+ * back in user mode it comes where it is due, every period.
+ */
+#define DUE_PERIOD	2000ULL
+#define POPULATE_BYTES	(64UL << 20)
+#define POPULATES	4
+
+TEST(an_overflow_due_in_a_long_system_call_holds_up_no_cpu)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	struct sigaction sa = {};
+	struct hw_counter insns;
+	int cpu[2], fd, i;
+	unsigned int signals;
+	pid_t spinner;
+	void *p;
+
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	if (!two_cpus(cpu))
+		SKIP(return, "this test keeps the other CPU busy");
+	sa.sa_sigaction = on_overflow;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(SIGIO, &sa, NULL));
+	spinner = spin_on(cpu[0]);
+	ASSERT_LT(0, spinner);
+	ASSERT_EQ(0, pin_task(0, cpu[1]));
+
+	fd = sys_vperfctr_open(0, 1);
+	ASSERT_LE(0, fd);
+	ovf_fd = fd;
+	ovf_signals = 0;
+	ovf_bad_code = 0;
+	ovf_bad_mask = 0;
+	/* Instructions in a-mode; instructions in i-mode every DUE_PERIOD. */
+	exact_control(&control, false);
+	control.si_signo = SIGIO;
+	insns = gp_counter(1, INSNS);
+	set_counter(&control, 1, &insns);
+	control.cpu_control.ireset[1] = -(__s64)DUE_PERIOD;
+	control.cpu_control.nrictrs = 1;
+	ASSERT_EQ(0, sys_vperfctr_control(fd, &control)) {
+		TH_LOG("vperfctr_control: %s%s", strerror(errno),
+		       busy_hint(errno));
+	}
+	/*
+	 * Well under DUE_PERIOD user-mode instructions from the control to
+	 * the first mmap(), whose kernel clears 64 MiB of pages.
+	 */
+	for (i = 0; i < POPULATES; i++) {
+		p = mmap(NULL, POPULATE_BYTES, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p == MAP_FAILED || munmap(p, POPULATE_BYTES))
+			break;
+	}
+	signals = READ_ONCE(ovf_signals);
+	loop10(10 * DUE_PERIOD);
+	ASSERT_EQ(0, sys_vperfctr_read(fd, &sum, NULL, NULL));
+	stop_spinner(spinner);
+	EXPECT_EQ(POPULATES, i) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_EQ(0U, signals) TH_LOG("an overflow before its period");
+	/*
+	 * Every period overflowed: the handler restarts the counter, which
+	 * counts exactly DUE_PERIOD to each overflow, then what the loop has
+	 * left.
+	 */
+	EXPECT_LE(10U, READ_ONCE(ovf_signals));
+	EXPECT_EQ((__u64)READ_ONCE(ovf_signals), sum.pmc[1] / DUE_PERIOD)
+		TH_LOG("%llu counted", (unsigned long long)sum.pmc[1]);
+	EXPECT_EQ(0U, READ_ONCE(ovf_bad_code));
+	EXPECT_EQ(0U, READ_ONCE(ovf_bad_mask));
+	close(fd);
+	signal(SIGIO, SIG_DFL);
+}
+
+/*
+ * perf's overflows, counted to the instruction as perfctr's: perf's
+ * sampling event with period P over K and a half periods signals exactly
+ * K times, before and after a perfctr control with an interrupt-mode
+ * counter signalled exactly its own, on the same counters and through
+ * the same NMI, each side's handler claiming its own overflows only.
+ * The two cannot hold the hardware counters at once (each is EBUSY to
+ * the other, vperfctr_share): at once, perf samples a software clock in
+ * one process while perfctr's interrupt-mode counter runs in another.
+ */
+static unsigned int perf_signals;
+
+static void on_perf_signal(int sig)
+{
+	__atomic_fetch_add(&perf_signals, 1, __ATOMIC_RELAXED);
+}
+
+static int perf_sampling(__u32 type, __u64 config, __u64 period)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+		.sample_period = period,
+		.wakeup_events = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETOWN, getpid()) || fcntl(fd, F_SETSIG, SIGRTMIN) ||
+	    fcntl(fd, F_SETFL, O_ASYNC)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* perf's signals over PERIODS and a half periods of PERIOD instructions. */
+static int perf_periods(void)
+{
+	int fd;
+
+	perf_signals = 0;
+	fd = perf_sampling(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+			   PERIOD);
+	if (fd < 0)
+		return -1;
+	loop10((PERIODS * PERIOD + PERIOD / 2) / 10);
+	close(fd);
+	return READ_ONCE(perf_signals);
+}
+
+/* perfctr's signals over the same, and its i-mode counter's sum. */
+static int perfctr_periods(__u64 *counted)
+{
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	struct hw_counter insns;
+	int fd = sys_vperfctr_open(0, 1);
+
+	if (fd < 0)
+		return -1;
+	ovf_fd = fd;
+	ovf_signals = 0;
+	ovf_bad_code = 0;
+	ovf_bad_mask = 0;
+	exact_control(&control, false);
+	control.si_signo = SIGIO;
+	insns = gp_counter(1, INSNS);
+	set_counter(&control, 1, &insns);
+	control.cpu_control.ireset[1] = -(__s64)PERIOD;
+	control.cpu_control.nrictrs = 1;
+	if (sys_vperfctr_control(fd, &control) ||
+	    (loop10((PERIODS * PERIOD + PERIOD / 2) / 10),
+	     sys_vperfctr_read(fd, &sum, NULL, NULL))) {
+		close(fd);
+		return -1;
+	}
+	/* Unlinked: perf may take the counters back. */
+	sys_vperfctr_unlink(fd);
+	close(fd);
+	*counted = sum.pmc[1];
+	return READ_ONCE(ovf_bad_code) || READ_ONCE(ovf_bad_mask) ? -1 :
+	       (int)READ_ONCE(ovf_signals);
+}
+
+TEST(perf_and_perfctr_overflows_each_reach_only_their_own)
+{
+	struct sigaction sa = {};
+	int n, cpu[2], pipefd[2];
+	__u64 counted;
+	pid_t pid;
+	char c;
+
+	if (no_exact_pmu())
+		SKIP(return, "%s", no_exact_pmu());
+	sa.sa_sigaction = on_overflow;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(SIGIO, &sa, NULL));
+	ASSERT_NE(SIG_ERR, signal(SIGRTMIN, on_perf_signal));
+
+	n = perf_periods();
+	ASSERT_LE(0, n) TH_LOG("perf_event_open: %s", strerror(errno));
+	EXPECT_EQ((int)PERIODS, n) TH_LOG("perf, before perfctr");
+	n = perfctr_periods(&counted);
+	ASSERT_LE(0, n) TH_LOG("perfctr: %s%s", strerror(errno),
+			       busy_hint(errno));
+	EXPECT_EQ((int)PERIODS, n) TH_LOG("perfctr");
+	EXPECT_EQ(PERIODS, counted / PERIOD);
+	n = perf_periods();
+	EXPECT_EQ((int)PERIODS, n) TH_LOG("perf, after perfctr");
+
+	/* At once: perf's software clock in a child, on the other CPU. */
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		if (two_cpus(cpu))
+			pin_task(0, cpu[0]);
+		perf_signals = 0;
+		fd = perf_sampling(PERF_TYPE_SOFTWARE,
+				   PERF_COUNT_SW_TASK_CLOCK, 1000000);
+		if (fd < 0)
+			_exit(2);
+		/* Sampled, spinning, until the parent is done. */
+		close(pipefd[1]);
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+		while (read(pipefd[0], &c, 1) < 0)
+			loop10(100000);
+		_exit(READ_ONCE(perf_signals) ? 0 : 3);
+	}
+	close(pipefd[0]);
+	if (two_cpus(cpu))
+		ASSERT_EQ(0, pin_task(0, cpu[1]));
+	n = perfctr_periods(&counted);
+	close(pipefd[1]);
+	EXPECT_EQ((int)PERIODS, n) TH_LOG("perfctr, perf sampling at once");
+	EXPECT_EQ(PERIODS, counted / PERIOD);
+	ASSERT_EQ(pid, waitpid(pid, &n, 0));
+	EXPECT_TRUE(WIFEXITED(n) && WEXITSTATUS(n) == 0)
+		TH_LOG("perf's side: status %#x", n);
+	signal(SIGIO, SIG_DFL);
+	signal(SIGRTMIN, SIG_DFL);
 }
 
 TEST_HARNESS_MAIN
