@@ -75,6 +75,7 @@ KDEBUG		:= $(O)/kernel-debug
 KNOPC		:= $(O)/kernel-noperfctr
 KARM64		:= $(O)/kernel-arm64
 KARM64_BENCH	:= $(O)/kernel-arm64-bench
+KX86_BENCH	:= $(O)/kernel-x86-bench
 USER		:= $(O)/user
 USER_ARM64	:= $(O)/user-arm64
 SELFTESTS	:= $(O)/selftests
@@ -93,7 +94,8 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
 	initramfs-bench-arm64 bench-arm64 bench-host profile-arm64 \
-	kernel-arm64 kernel-arm64-bench user-arm64 initramfs-arm64 demo-arm64 w1-arm64 \
+	kernel-arm64 kernel-arm64-bench kernel-x86-bench user-arm64 initramfs-arm64 \
+	demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
 	selftests-x86 selftests-arm64 qemu-x86-pmu pmu-model-test initramfs-pmu \
@@ -173,6 +175,14 @@ kernel-arm64: tree | deps-kernel deps-arm64
 # arm64 without the debug options and compiled with -O2, for make bench
 # ARCH=arm64: what a read, a switch or a fork costs on a production
 # kernel, with perf's software events beside perfctr's.
+# The x86 bench kernel: the demo's, compiled with -O2, with tracepoints.
+kernel-x86-bench: tree | deps-kernel
+	@$(TOP)/scripts/kernel-config $(TREE) $(KX86_BENCH) \
+		$(CONFIGS)/base.config $(CONFIGS)/bench.config \
+		$(CONFIGS)/x86-bench.config
+	@echo "  KERNEL  $(KX86_BENCH) (no debug options, tracepoints)"
+	@$(KMAKE) O=$(KX86_BENCH) bzImage
+
 kernel-arm64-bench: tree | deps-kernel deps-arm64
 	@ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) $(TOP)/scripts/kernel-config \
 		$(TREE) $(KARM64_BENCH) $(CONFIGS)/arm64.config \
@@ -390,19 +400,21 @@ run: kernel-demo user | deps-qemu
 	@$(TOP)/scripts/run-qemu --interactive \
 		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-run.cpio
 
-# The benchmark on the demo kernel, which has perf events too: only the
-# table is printed, the console is in $(O)/bench.log.
-initramfs-bench: kernel-demo user | deps-qemu
-	@$(TOP)/scripts/mkinitramfs $(KDEMO) $(O)/initramfs-bench.cpio \
+# The benchmark in exact instructions on the Intel PMU model, one CPU,
+# -icount shift=0: the x86 bench kernel.  Only the table is printed; the
+# console is in $(O)/bench.log.
+initramfs-bench: kernel-x86-bench user | deps-qemu
+	@$(TOP)/scripts/mkinitramfs $(KX86_BENCH) $(O)/initramfs-bench.cpio \
 		$(TOP)/scripts/guest/init-bench $(USER)/vperfctr_bench
 
 ifeq ($(ARCH),arm64)
 bench: bench-arm64
 else
 bench: initramfs-bench
-	@echo "  BENCH   in QEMU, console in $(O)/bench.log"
-	@$(TOP)/scripts/run-qemu --timeout $(QEMU_TIMEOUT) --log $(O)/bench.log \
-		$(KDEMO)/arch/x86/boot/bzImage $(O)/initramfs-bench.cpio >/dev/null
+	@echo "  BENCH   x86 on the Intel PMU model, in instructions, console in $(O)/bench.log"
+	@$(TOP)/scripts/run-qemu --arch x86-intel-bench --timeout $(QEMU_TIMEOUT) \
+		--log $(O)/bench.log $(KX86_BENCH)/arch/x86/boot/bzImage \
+		$(O)/initramfs-bench.cpio >/dev/null
 	@$(TOP)/scripts/bench-report $(O)/bench.log
 endif
 

@@ -122,8 +122,10 @@ static inline void perfctr_plan_init(struct perfctr_plan *plan)
  * arch_perfctr_switch() does what arch_perfctr_disable() of the running
  * counters, arch_perfctr_user_read(true) and arch_perfctr_enable() of the
  * next thread's plan do in a row, for a plan without interrupt-mode
- * counters, with the running counters already read: it may stop them,
- * zero every counter and start the next thread's in fewer steps.  The
+ * counters, with the running counters already read and the plan they
+ * were started from: it may stop them, zero every counter and start the
+ * next thread's in fewer steps, and leave programmed what both plans
+ * program alike.  The
  * core calls it only while the counters running are the outgoing
  * thread's, none in interrupt mode, started by its resume after
  * arch_perfctr_user_read(true) on this CPU, or handed to it by this
@@ -157,6 +159,7 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 void arch_perfctr_enable(const struct perfctr_plan *plan);
 void arch_perfctr_disable(const struct perfctr_cpu_state *state);
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *prev_plan,
 			 const struct perfctr_plan *plan);
 int arch_perfctr_reserve(void);
 void arch_perfctr_release(void);

@@ -27,12 +27,14 @@
  *		just let the entering thread read them
  * @running:	for a hand-off, the outgoing thread's hardware counters,
  *		read but still running
+ * @running_plan: the plan they were started from
  */
 struct vperfctr_now {
 	u64				tsc;
 	bool				valid;
 	bool				hw_zero;
 	const struct perfctr_cpu_state	*running;
+	const struct perfctr_plan	*running_plan;
 };
 
 /* Read the clock for this moment, once. */
@@ -211,7 +213,8 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 			pmc->start = arch_perfctr_read_counter_inline(pmc->map);
 	}
 	if (hand_off)
-		arch_perfctr_switch(now->running, &perfctr->plan);
+		arch_perfctr_switch(now->running, now->running_plan,
+				    &perfctr->plan);
 	else if (hw)
 		arch_perfctr_enable(&perfctr->plan);
 	kstate->flags |= VPERFCTR_STATE_ONCPU;
@@ -448,13 +451,14 @@ static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
  * a thread's first resume records @cpu as that, as the general path
  * would, no migration counted.  The outgoing thread's hardware counters
  * are then read running, and one driver call stops them, zeroes every
- * counter and starts the incoming thread's: what the counters count in
- * the few instructions between the read and the stop counts for neither
- * thread.  Its counters run as its resume started them, after the grant
- * of user-mode reads, or as a hand-off from a thread so started gave
- * them, and its reservation has held them since: what
- * arch_perfctr_switch() may rely on.  Any other switch takes the general
- * path below.
+ * counter and starts the incoming thread's (or, where both threads'
+ * counters are programmed alike, only zeroes them): what the counters
+ * count in the few instructions between the read and the stop or the
+ * zeroing counts for neither thread.  Its counters run as its resume
+ * started them, after the grant of user-mode reads, or as a hand-off
+ * from a thread so started gave them, and its reservation has held them
+ * since: what arch_perfctr_switch() may rely on.  Any other switch takes
+ * the general path below.
  */
 static bool vperfctr_takes_hand_off(const struct vperfctr *prev,
 				    struct vperfctr *next, int cpu)
@@ -484,6 +488,7 @@ static __always_inline void vperfctr_hand_off(struct vperfctr *prev,
 
 	__vperfctr_suspend(prev, &now, true);
 	now.running = &prev->kstate->cpu_state;
+	now.running_plan = &prev->plan;
 	__vperfctr_resume(next, &now, true);
 }
 

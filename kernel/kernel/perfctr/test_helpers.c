@@ -130,6 +130,7 @@ static void fake_user_read(bool allow)
  * read them.
  */
 static void fake_switch(const struct perfctr_cpu_state *prev,
+			const struct perfctr_plan *prev_plan,
 			const struct perfctr_plan *plan)
 {
 	struct kunit *test = kunit_get_current_test();

@@ -566,7 +566,7 @@ static void switch_irqs_off(const struct perfctr_cpu_state *prev,
 
 	arch_perfctr_prepare(cc, &plan);
 	local_irq_disable();
-	arch_perfctr_switch(prev, &plan);
+	arch_perfctr_switch(prev, NULL, &plan);
 	local_irq_enable();
 }
 

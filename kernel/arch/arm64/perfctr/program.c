@@ -535,6 +535,8 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 /**
  * arch_perfctr_switch - hand this CPU's counters to the next thread
  * @prev: the counters running, the last this CPU enabled, already read
+ * @prev_plan: the plan they were started from, not read: the per-CPU
+ *	record of the counters enabled tells this driver what runs
  * @plan: the next thread's, without interrupt-mode counters
  *
  * What arch_perfctr_disable(), arch_perfctr_user_read(true) and
@@ -549,13 +551,14 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
  * already, as it still may.  Interrupts off.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *prev_plan,
 			 const struct perfctr_plan *plan)
 {
 	struct pmuv3_cpu *cpu;
 	u64 enable, pmcr;
 	u32 used;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, prev_plan, plan);
 	cpu = this_cpu_ptr(&pmuv3_cpu);
 	used = cpu->enabled;
 	enable = plan->enable;

@@ -552,18 +552,47 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 		x86_perfctr_wrmsr(desc->fixed_ctrl, 0);
 }
 
+/* Whether two plans program the counters alike, register for register. */
+static bool x86_perfctr_same_plan(const struct perfctr_plan *a,
+				  const struct perfctr_plan *b)
+{
+	unsigned int i;
+
+	if (a->nr != b->nr || a->flags != b->flags || a->enable != b->enable ||
+	    a->config != b->config)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (a->write[i].reg != b->write[i].reg ||
+		    a->write[i].value != b->write[i].value)
+			return false;
+	return true;
+}
+
 /**
  * arch_perfctr_switch - hand this CPU's counters to the next thread
  * @prev: the counters running, the last this CPU enabled, already read
+ * @prev_plan: the plan they were started from
  * @plan: the next thread's, without interrupt-mode counters
  *
- * arch_perfctr_disable(), arch_perfctr_user_read(true) and
+ * From a plan to the same, as between two threads of one program: the
+ * selectors and the global control stay as they are, the counters keep
+ * running, and only those used since they were last zeroed are zeroed,
+ * as arch_perfctr_user_read(true) does; each MSR access costs a hundred
+ * cycles or more.  To another plan, or one that restarts the TopDown
+ * counters: arch_perfctr_disable(), arch_perfctr_user_read(true) and
  * arch_perfctr_enable(), in a row.  Interrupts off.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
+			 const struct perfctr_plan *prev_plan,
 			 const struct perfctr_plan *plan)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, plan);
+	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, prev_plan, plan);
+	if (x86_perfctr_same_plan(prev_plan, plan) &&
+	    !(plan->flags & X86_PERFCTR_PLAN_RESTART)) {
+		arch_perfctr_user_read(true);
+		this_cpu_or(x86_perfctr_dirty_bits, plan->enable);
+		return;
+	}
 	arch_perfctr_disable(prev);
 	arch_perfctr_user_read(true);
 	arch_perfctr_enable(plan);

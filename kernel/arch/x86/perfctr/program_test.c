@@ -506,11 +506,19 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	expect_writes(test, zero, ARRAY_SIZE(zero));
 }
 
-/* A hand-off writes what disable, a grant and enable write in a row. */
-static void switch_is_disable_grant_enable(struct kunit *test)
+/*
+ * A hand-off between two threads of one plan leaves the selectors and
+ * the global control as they are and only zeroes the counters used, at
+ * every such switch: two writes here, where disable, a grant and enable
+ * would make eight.
+ */
+static void switch_to_the_same_plan_zeroes_only_the_counters_used(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
-	struct msr_write three[MAX_WRITES];
+	static const struct msr_write zero[] = {
+		{ 0x4c3, 0 }, { 0x30a, 0 },
+	};
+	struct msr_write first[MAX_WRITES];
 	unsigned int n;
 
 	c->desc = c->skylake;
@@ -519,20 +527,62 @@ static void switch_is_disable_grant_enable(struct kunit *test)
 	preempt_disable();
 	disarm(c);
 	arm(test);
+	arch_perfctr_switch(&c->state, &c->plan, &c->plan);
+	n = c->nr_writes;
+	memcpy(first, c->writes, sizeof(first));
+	c->nr_writes = 0;
+	arch_perfctr_switch(&c->state, &c->plan, &c->plan);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, c->pce, 1);
+	expect_writes(test, zero, ARRAY_SIZE(zero));
+	c->nr_writes = n;
+	memcpy(c->writes, first, sizeof(first));
+	expect_writes(test, zero, ARRAY_SIZE(zero));
+	preempt_disable();
+	disarm(c);
+	preempt_enable();
+}
+
+/* To another plan, a hand-off writes what disable, a grant and enable do. */
+static void switch_to_another_plan_is_disable_grant_enable(struct kunit *test)
+{
+	struct program_test_ctx *c = test->priv;
+	struct perfctr_cpu_control *other;
+	struct msr_write three[MAX_WRITES];
+	struct perfctr_plan *next;
+	unsigned int n;
+
+	other = kunit_kmalloc(test, sizeof(*other), GFP_KERNEL);
+	next = kunit_kmalloc(test, sizeof(*next), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	c->desc = c->skylake;
+	add(c, 2, INST_RETIRED | SEL_USR, 0);
+	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
+	*other = c->control;
+	other->pmc_map[0] = 3;
+	arch_perfctr_prepare(other, next);
+	preempt_disable();
+	disarm(c);
+	arm(test);
 	arch_perfctr_disable(&c->state);
 	arch_perfctr_user_read(true);
-	arch_perfctr_enable(&c->plan);
+	arch_perfctr_enable(next);
 	n = c->nr_writes;
 	memcpy(three, c->writes, sizeof(three));
-	c->nr_writes = 0;
-	arch_perfctr_switch(&c->state, &c->plan);
 	disarm(c);
+	arm(test);
+	arch_perfctr_switch(&c->state, &c->plan, next);
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, c->pce, 1);
 	/* Stop, zero what counted, program, start: not nothing. */
 	KUNIT_EXPECT_GE(test, n, 6);
 	expect_writes(test, three, n);
+	preempt_disable();
+	disarm(c);
+	preempt_enable();
 }
 
 /* After the counters come from perf, whatever it left is zeroed. */
@@ -614,7 +664,8 @@ static struct kunit_case perfctr_x86_program_cases[] = {
 	KUNIT_CASE_PARAM(counter_held_by_perf_is_ebusy,
 			 x86_perfctr_test_cpu_params),
 	KUNIT_CASE(user_read_zeroes_counters_others_used),
-	KUNIT_CASE(switch_is_disable_grant_enable),
+	KUNIT_CASE(switch_to_the_same_plan_zeroes_only_the_counters_used),
+	KUNIT_CASE(switch_to_another_plan_is_disable_grant_enable),
 	KUNIT_CASE(user_read_after_reservation_zeroes_every_counter),
 	KUNIT_CASE(user_read_after_cpu_online_zeroes_every_counter),
 	{}
