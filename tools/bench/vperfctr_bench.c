@@ -6,16 +6,18 @@
  * Two units:
  *
  * - With --instructions, on a machine whose clock counts retired
- *   instructions (QEMU's arm64 virt machine with -icount shift=0 retires
- *   one instruction per virtual nanosecond), every cost is printed in
- *   instructions, each side's and their ratio.  The figures are exact:
+ *   instructions (under -icount shift=0 QEMU retires one instruction per
+ *   virtual nanosecond: its arm64 virt machine, and the project's x86
+ *   PMU model with one CPU, whose TSC then counts the instructions),
+ *   every cost is printed in instructions, each side's and their ratio;
+ *   on x86, also the MSR accesses the kernel makes, each side's.  The figures are exact:
  *   a single operation is timed in windows too short to hold a timer
  *   tick, and the shortest of several is taken, so every boot gives the
  *   same figures.  Round trips and forks are timed over several ticks
  *   and the median is taken, tick and timer costs included: they move
  *   by a few percent from boot to boot.
- * - Otherwise (x86 under TCG, or a real machine) the clock is a clock,
- *   and only ratios taken in one run compare like with like: each side
+ * - Otherwise (a real machine, or TCG without -icount) the clock is a
+ *   clock, and only ratios taken in one run compare like with like: each side
  *   is timed RUNS times, the sides taking turns, and the figure is the
  *   median of the RUNS ratios with half their interquartile range.
  *
