@@ -10,10 +10,10 @@
  *   virtual nanosecond: its arm64 virt machine, and the project's x86
  *   PMU model with one CPU, whose TSC then counts the instructions),
  *   every cost is printed in instructions, each side's and their ratio;
- *   on x86, also the MSR accesses the kernel makes, each side's.  The figures are exact:
- *   a single operation is timed in windows too short to hold a timer
- *   tick, and the shortest of several is taken, so every boot gives the
- *   same figures.  Round trips and forks are timed over several ticks
+ *   on x86, also the MSR accesses the kernel makes, each side's.  The
+ *   figures are exact: a single operation is timed in windows too short
+ *   to hold a timer tick, and the shortest of several is taken, so every
+ *   boot gives the same figures.  Round trips and forks are timed over several ticks
  *   and the median is taken, tick and timer costs included: they move
  *   by a few percent from boot to boot.
  * - Otherwise (a real machine, or TCG without -icount) the clock is a
@@ -1422,7 +1422,7 @@ static int bench_forks(void)
 	return 0;
 }
 
-/* --- MSR accesses ---------------------------------------------------------- */
+/* --- MSR accesses ------------------------------------------------------- */
 
 #if defined(__x86_64__)
 
