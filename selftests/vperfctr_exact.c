@@ -1314,10 +1314,14 @@ TEST(an_overflow_due_in_a_long_system_call_holds_up_no_cpu)
 
 /*
  * perf's overflows, counted to the instruction as perfctr's: perf's
- * sampling event with period P over K and a half periods signals exactly
- * K times, before and after a perfctr control with an interrupt-mode
- * counter signalled exactly its own, on the same counters and through
- * the same NMI, each side's handler claiming its own overflows only.
+ * sampling event of user-mode cycles with period P over K and a half
+ * periods signals exactly K times, before and after a perfctr control
+ * with an interrupt-mode cycle counter signalled exactly its own, on the
+ * same counters and through the same interrupt (the NMI on x86), each
+ * side's handler claiming its own overflows only.  Cycles, one per
+ * instruction on these PMUs: QEMU's arm64 PMU raises only the cycle
+ * counter's overflow interrupt at the instruction, an event counter's
+ * late.
  * The two cannot hold the hardware counters at once (each is EBUSY to
  * the other, vperfctr_share): at once, perf samples a software clock in
  * one process while perfctr's interrupt-mode counter runs in another.
@@ -1352,13 +1356,13 @@ static int perf_sampling(__u32 type, __u64 config, __u64 period)
 	return fd;
 }
 
-/* perf's signals over PERIODS and a half periods of PERIOD instructions. */
+/* perf's signals over PERIODS and a half periods of PERIOD cycles. */
 static int perf_periods(void)
 {
 	int fd;
 
 	perf_signals = 0;
-	fd = perf_sampling(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+	fd = perf_sampling(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
 			   PERIOD);
 	if (fd < 0)
 		return -1;
@@ -1372,7 +1376,7 @@ static int perfctr_periods(__u64 *counted)
 {
 	struct vperfctr_control control;
 	struct perfctr_sum_ctrs sum;
-	struct hw_counter insns;
+	struct hw_counter cycles;
 	int fd = sys_vperfctr_open(0, 1);
 
 	if (fd < 0)
@@ -1383,8 +1387,8 @@ static int perfctr_periods(__u64 *counted)
 	ovf_bad_mask = 0;
 	exact_control(&control, false);
 	control.si_signo = SIGIO;
-	insns = gp_counter(1, INSNS);
-	set_counter(&control, 1, &insns);
+	cycles = cycle_counter();
+	set_counter(&control, 1, &cycles);
 	control.cpu_control.ireset[1] = -(__s64)PERIOD;
 	control.cpu_control.nrictrs = 1;
 	if (sys_vperfctr_control(fd, &control) ||
