@@ -155,6 +155,22 @@ static int vperfctr_open_task(struct task_struct *tsk, struct vperfctr *fresh)
 	return fd;
 }
 
+/**
+ * sys_vperfctr_open - open a thread's counter state
+ * @tid: the thread, by its ID; 0 for the calling thread
+ * @creat: nonzero to create the state, which the thread must not have
+ *
+ * Another thread's state opens only while that thread is stopped under
+ * the caller's ptrace control.
+ *
+ * Context: Process context; may sleep.
+ *
+ * Return: a new file descriptor on vperfctrfs, whose file maps the state
+ * page read-only; -EINVAL if @tid is negative; -ESRCH if no thread has
+ * that ID, or @creat is set and it is exiting; -EEXIST if @creat is set
+ * and it has a state; -ENOENT if @creat is clear and it has none;
+ * -EPERM for another thread not so stopped; -ENOMEM, -EMFILE, -ENFILE.
+ */
 SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
 {
 	struct task_struct *tsk __free(put_task) = NULL;
@@ -258,6 +274,25 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 	return 0;
 }
 
+/**
+ * sys_vperfctr_control - set the control of a counter state
+ * @fd: a descriptor from vperfctr_open()
+ * @argp: the control: counters, events, modes, overflow signal
+ *
+ * The counters restart from the new control, their sums kept only where
+ * its preserve mask says.  A control with hardware counters takes them
+ * from perf, or finds them taken.  The thread of an attached state must
+ * be the caller, or stopped under its ptrace control.
+ *
+ * Context: Process context; may sleep.
+ *
+ * Return: 0; -EBADF or -EINVAL for a descriptor that is not a state's;
+ * -EFAULT; -EINVAL for an invalid control, or hardware events no CPU of
+ * the thread's affinity can count; -EACCES for kernel-mode counting
+ * perf_event_paranoid forbids the caller; -EBUSY if perf holds the
+ * counter hardware, the state left as it was; -EPERM; -ESRCH for a
+ * detached state; -ENOMEM.
+ */
 SYSCALL_DEFINE2(vperfctr_control, int, fd,
 		const struct vperfctr_control __user *, argp)
 {
@@ -280,6 +315,20 @@ SYSCALL_DEFINE2(vperfctr_control, int, fd,
 	return vperfctr_install(perfctr, tsk, &control);
 }
 
+/**
+ * sys_vperfctr_unlink - detach a counter state from its thread
+ * @fd: a descriptor from vperfctr_open()
+ *
+ * The thread stops counting and no longer has a state; the state keeps
+ * its final counts for every descriptor still open on it.  Detaching a
+ * detached state does nothing.
+ *
+ * Context: Process context; may sleep.
+ *
+ * Return: 0; -EBADF or -EINVAL for a descriptor that is not a state's;
+ * -EPERM if the thread is another, not stopped under the caller's ptrace
+ * control.
+ */
 SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 {
 	struct vperfctr *perfctr;
@@ -358,6 +407,23 @@ static int vperfctr_read_state(struct vperfctr *perfctr,
 	return 0;
 }
 
+/**
+ * sys_vperfctr_read - read a counter state's sums, control and children
+ * @fd: a descriptor from vperfctr_open()
+ * @sump: where the sums go, counted up to now, or NULL
+ * @controlp: where the control goes, or NULL
+ * @childrenp: where the children sums go, or NULL
+ *
+ * What the fast read of the state page gives without a system call,
+ * and what it cannot: another thread's live hardware counters, the
+ * control, the children sums.  The thread of an attached state must be
+ * the caller, or stopped under its ptrace control.
+ *
+ * Context: Process context; may sleep.
+ *
+ * Return: 0; -EBADF or -EINVAL for a descriptor that is not a state's;
+ * -EFAULT; -EPERM; -ENOMEM.
+ */
 SYSCALL_DEFINE4(vperfctr_read, int, fd,
 		struct perfctr_sum_ctrs __user *, sump,
 		struct vperfctr_control __user *, controlp,
@@ -391,6 +457,21 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 	return 0;
 }
 
+/**
+ * sys_vperfctr_iresume - restart counters stopped by an overflow
+ * @fd: a descriptor from vperfctr_open()
+ *
+ * The interrupt-mode counters are loaded with their reset values and
+ * every counter of the control runs again, as after its last
+ * vperfctr_control().  From the thread itself, typically in its overflow
+ * signal's handler, or from its ptrace tracer.
+ *
+ * Context: Process context.
+ *
+ * Return: 0; -EBADF or -EINVAL for a descriptor that is not a state's;
+ * -EINVAL if the control has no interrupt-mode counter or the counters
+ * are not stopped by an overflow; -EPERM; -ESRCH for a detached state.
+ */
 SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 {
 	struct vperfctr *perfctr;
