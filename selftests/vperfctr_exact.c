@@ -1333,18 +1333,10 @@ static void on_perf_signal(int sig)
 	__atomic_fetch_add(&perf_signals, 1, __ATOMIC_RELAXED);
 }
 
+/* perf_open(), its every sample signalled with SIGRTMIN, queued. */
 static int perf_sampling(__u32 type, __u64 config, __u64 period)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = type,
-		.config = config,
-		.sample_period = period,
-		.wakeup_events = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	int fd = perf_open(type, config, period);
 
 	if (fd < 0)
 		return -1;

@@ -71,21 +71,6 @@ static void spin_turns(unsigned long n)
 		asm volatile("" : "+r" (n));
 }
 
-static int perf_open(__u32 type, __u64 config, __u64 period)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = type,
-		.config = config,
-		.sample_period = period,
-		.wakeup_events = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
 /*
  * The hardware event perf counts the loop's turns with: instructions
  * where the PMU counts them, else cycles.  no_shared_pmu() chooses.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The five vperfctr system calls, for the selftests: the C library has no
- * wrappers for them.
+ * The system calls of the selftests that the C library has no wrappers
+ * for: the five vperfctr ones, and perf's perf_event_open().
  */
 #ifndef VPERFCTR_SYSCALLS_H
 #define VPERFCTR_SYSCALLS_H
@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
 #include <linux/perfctr.h>
 
 static inline int sys_vperfctr_open(int tid, int creat)
@@ -37,6 +38,25 @@ static inline int sys_vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
 static inline int sys_vperfctr_iresume(int fd)
 {
 	return syscall(__NR_vperfctr_iresume, fd);
+}
+
+/*
+ * A perf event of the calling thread, user mode only: counting, or with
+ * @period, sampling, a wakeup at every sample.  Its descriptor, or -1.
+ */
+static inline int perf_open(__u32 type, __u64 config, __u64 period)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+		.sample_period = period,
+		.wakeup_events = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
 #endif /* VPERFCTR_SYSCALLS_H */
