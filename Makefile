@@ -39,6 +39,9 @@
 #                  and without, on the arm64 icount machine
 #   make patch     the git am-able patch series, in $(O)/patches; needs
 #                  only git, xz and the kernel tarball (or KERNEL_SRC)
+#   make series-build
+#                  apply the series one patch at a time and build each,
+#                  x86-64 and arm64, CONFIG_PERFCTR=n and =y
 #   make kunit     the KUnit suites with the kernel's kunit.py and our
 #                  .kunitconfig files, on x86-64 in QEMU; make kunit
 #                  ARCH=arm64 on arm64, cross-built
@@ -98,7 +101,7 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 	demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
-	selftests-x86 selftests-arm64 qemu-x86-pmu pmu-model-test initramfs-pmu \
+	selftests-x86 selftests-arm64 series-build qemu-x86-pmu pmu-model-test initramfs-pmu \
 	$(addprefix deps-,$(DEPS))
 
 all: kernel-demo user
@@ -139,6 +142,11 @@ tree: $(PRISTINE)/Makefile
 patch: tree
 	@$(TOP)/scripts/kseries format $(SERIES) $(O)/patches
 	@echo "  PATCH   $(O)/patches: $$(wc -l < $(O)/patches/series) patches and a cover letter for Linux 6.12"
+
+# Apply the series patch by patch and build each: x86-64 and arm64, with
+# CONFIG_PERFCTR=n and, where the architecture offers it, =y.
+series-build: tree | deps-kernel deps-arm64
+	@$(TOP)/scripts/series-build $(PRISTINE) $(SERIES) $(O)/series-build
 
 # git am the series onto a fresh copy of the pristine tree and build it.
 patch-check: patch

@@ -40,15 +40,13 @@ FIXTURE(stopped_child)
 
 FIXTURE_SETUP(stopped_child)
 {
-	const char *why;
 	int go[2], status;
 	char c;
 
 	self->pid = 0;
 	self->go = -1;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 
 	ASSERT_EQ(0, pipe(go));
 	self->pid = fork();
@@ -498,12 +496,9 @@ FIXTURE_VARIANT_ADD(remote_call, iresume)
 
 FIXTURE_SETUP(remote_call)
 {
-	const char *why;
-
 	init_target(&self->target);
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 }
 
 FIXTURE_TEARDOWN(remote_call)
@@ -556,12 +551,9 @@ FIXTURE(overflowed_child)
 
 FIXTURE_SETUP(overflowed_child)
 {
-	const char *why;
-
 	init_target(&self->target);
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	ASSERT_EQ(0, start_target(&self->target, STOPPED_BY_CALLER));
 }
 
@@ -675,10 +667,8 @@ FIXTURE_VARIANT_ADD(privilege, major_faults)
 
 FIXTURE_SETUP(privilege)
 {
-	const char *why = perfctr_missing();
-
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 }
 
 FIXTURE_TEARDOWN(privilege)

@@ -29,12 +29,9 @@ FIXTURE(vperfctr)
 
 FIXTURE_SETUP(vperfctr)
 {
-	const char *why;
-
 	self->fd = -1;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	self->fd = sys_vperfctr_open(0, 1);
 	ASSERT_GE(self->fd, 0) {
 		TH_LOG("vperfctr_open(0, 1): %s", strerror(errno));

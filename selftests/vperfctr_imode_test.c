@@ -54,13 +54,11 @@ FIXTURE(overflow)
 FIXTURE_SETUP(overflow)
 {
 	struct vperfctr_control control;
-	const char *why;
 
 	self->fd = -1;
 	self->page = NULL;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	ASSERT_EQ(0, catch_overflow_signal());
 	self->fd = sys_vperfctr_open(0, 1);
 	ASSERT_GE(self->fd, 0);

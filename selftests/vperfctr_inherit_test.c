@@ -119,12 +119,9 @@ FIXTURE(family)
 
 FIXTURE_SETUP(family)
 {
-	const char *why;
-
 	self->fd = -1;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	self->fd = sys_vperfctr_open(0, 1);
 	ASSERT_GE(self->fd, 0);
 	fault_control(&self->control);
@@ -544,15 +541,13 @@ static int exited_child_main(int sk)
 
 FIXTURE_SETUP(exited_child)
 {
-	const char *why;
 	int sk[2];
 
 	self->pid = 0;
 	self->fd = -1;
 	self->page = NULL;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sk));
 	self->pid = fork();
@@ -796,13 +791,11 @@ FIXTURE(exec)
 FIXTURE_SETUP(exec)
 {
 	struct statvfs st;
-	const char *why;
 
 	self->copy.dir[0] = '\0';
 	self->copy.path[0] = '\0';
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	if (geteuid() != 0)
 		SKIP(return, "making a setuid-root program needs root");
 	ASSERT_EQ(0, statvfs("/tmp", &st));

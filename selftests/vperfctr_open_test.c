@@ -34,10 +34,8 @@ FIXTURE(open)
 
 FIXTURE_SETUP(open)
 {
-	const char *why = perfctr_missing();
-
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 }
 
 FIXTURE_TEARDOWN(open)
@@ -524,12 +522,9 @@ FIXTURE_VARIANT_ADD(fd_syscall, iresume)
 
 FIXTURE_SETUP(fd_syscall)
 {
-	const char *why;
-
 	self->fd = -1;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 }
 
 FIXTURE_TEARDOWN(fd_syscall)

@@ -103,12 +103,9 @@ FIXTURE_VARIANT_ADD(sw_event, major_faults)
 
 FIXTURE_SETUP(sw_event)
 {
-	const char *why;
-
 	self->fd = -1;
-	why = perfctr_missing();
-	if (why)
-		SKIP(return, "%s", why);
+	if (perfctr_missing())
+		SKIP(return, "%s", perfctr_missing());
 	self->fd = sys_vperfctr_open(0, 1);
 	ASSERT_GE(self->fd, 0);
 	start_tsc_control(&self->control);

@@ -22,6 +22,7 @@
 #include "launch.h"
 #include "metrics.h"
 #include "options.h"
+#include "perfex.h"
 #include "privilege.h"
 #include "stats.h"
 #include "status.h"
@@ -122,10 +123,12 @@ struct machine {
 	struct perfctr_info read;	/* what it read all the same */
 };
 
+int (*perfex_info_read)(struct perfctr_info *info) = perfctr_info_read;
+
 static void read_machine(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
-	if (perfctr_info_read(&m->info) == 0) {
+	if (perfex_info_read(&m->info) == 0) {
 		m->known = 1;
 		return;
 	}
@@ -785,7 +788,7 @@ static int usage_error(const char *why)
 	return PERFEX_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+int perfex_main(int argc, char **argv)
 {
 	struct perfex_options options;
 	struct machine machine;

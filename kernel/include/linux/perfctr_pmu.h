@@ -100,93 +100,220 @@ static inline void perfctr_plan_init(struct perfctr_plan *plan)
 }
 
 /*
- * Implemented by the architecture.  arch_perfctr_tsc_khz() is the TSC's
- * rate now, in any context: x86 refines the rate it calibrated at boot
- * (tsc_refine_calibration_work()).  arch_perfctr_pmu(),
- * arch_perfctr_check_counter(), arch_perfctr_check_control(),
- * arch_perfctr_counter_width(), arch_perfctr_counter_restarts(),
- * arch_perfctr_reserve(), arch_perfctr_release() and
- * arch_perfctr_has_user_read() may sleep.  The others run with interrupts
- * off on the CPU whose counters they touch, and only for the hardware
- * counters of a control, never for software counters.
- * arch_perfctr_reserve() and arch_perfctr_release() bracket the life of
- * every control with hardware counters.  arch_perfctr_user_read() lets
- * the thread about to run on this CPU read its counters in user mode, or
- * takes that away again; it is called only when
- * arch_perfctr_has_user_read() said yes when the control was set.  Once
- * it has let a thread read, every hardware counter of the CPU reads zero
- * until arch_perfctr_write_counter() presets it or arch_perfctr_enable()
- * starts it, so that the thread sees no counts but its own: the core
- * then takes 0 as the start value of an accumulation-mode counter
- * instead of reading it.
- * arch_perfctr_switch() does what arch_perfctr_disable() of the running
- * counters, arch_perfctr_user_read(true) and arch_perfctr_enable() of the
- * next thread's plan do in a row, for a plan without interrupt-mode
- * counters, with the running counters already read and the plan they
- * were started from: it may stop them, zero every counter and start the
- * next thread's in fewer steps, and leave programmed what both plans
- * program alike.  The
- * core calls it only while the counters running are the outgoing
- * thread's, none in interrupt mode, started by its resume after
- * arch_perfctr_user_read(true) on this CPU, or handed to it by this
- * call from a thread so started, and its reservation has held since: no
- * interrupt is armed, the counters are still claimed as they were then,
- * and user mode may read them already.  A system sleep or a kexec that
- * preserves the context, which may reset the counters and take the
- * reads away, is a switch away and back for the thread that asks for it.
- * arch_perfctr_check_control() sees the whole control once each counter
- * passed arch_perfctr_check_counter(), for rules between counters.
- * arch_perfctr_prepare() runs in any context, for a control that passed
- * both and has hardware counters, and touches no hardware.  A
- * counter for which arch_perfctr_counter_restarts() is true in its
- * control counts from zero at every arch_perfctr_enable(), in
- * accumulation mode only: the core takes 0 as its start value instead of
- * reading it.
+ * Implemented by the architecture's counter driver.  Unless a function
+ * says otherwise, it runs with interrupts off on the CPU whose counters
+ * it touches, and is called only for the hardware counters of a control,
+ * never for its software counters.
+ */
+
+/**
+ * arch_perfctr_pmu - the counter hardware of this machine
+ *
+ * Context: any; may sleep.
+ * Return: the description, filled in at boot and never changed.
  */
 const struct perfctr_pmu *arch_perfctr_pmu(void);
+
+/**
+ * arch_perfctr_tsc_khz - the time-stamp counter's rate now
+ *
+ * x86 refines the rate it calibrated at boot
+ * (tsc_refine_calibration_work()), so it may differ from the rate at boot
+ * in &struct perfctr_pmu.
+ *
+ * Context: any.
+ * Return: the rate in kHz.
+ */
 u32 arch_perfctr_tsc_khz(void);
+
+/**
+ * arch_perfctr_read_tsc - read the time-stamp counter
+ *
+ * Context: any; the context switch reads it through
+ * arch_perfctr_read_tsc_inline().
+ * Return: its value.
+ */
 u64 arch_perfctr_read_tsc(void);
+
+/**
+ * arch_perfctr_check_counter - may a control count with this counter
+ * @map: the counter, as named in pmc_map[]
+ * @evntsel: its event selector
+ * @ireset: 0 for an accumulation-mode counter, else the (negative) value
+ *	an interrupt-mode counter is preset to; the core has checked it
+ *	against the counter's width
+ * @allow_kernel: whether the caller may count kernel-mode events
+ *
+ * Context: process; may sleep.
+ * Return: 0; -EINVAL for what the hardware cannot do; -EACCES for what
+ * it can do but needs the privilege the caller lacks.
+ */
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel);
+
+/**
+ * arch_perfctr_check_control - rules between the counters of a control
+ * @control: a control whose every counter passed
+ *	arch_perfctr_check_counter()
+ *
+ * Context: process; may sleep.
+ * Return: 0, or -EINVAL.
+ */
 int arch_perfctr_check_control(const struct perfctr_cpu_control *control);
+
+/**
+ * arch_perfctr_counter_width - how many bits a hardware counter has
+ * @map: an accepted counter
+ *
+ * Context: process; may sleep.
+ * Return: the width in bits, at most 64.
+ */
 u32 arch_perfctr_counter_width(u32 map);
+
+/**
+ * arch_perfctr_counter_restarts - does enabling restart a counter from zero
+ * @map: an accepted counter
+ * @control: the control it counts in
+ *
+ * A counter for which this is true counts from zero at every
+ * arch_perfctr_enable(), in accumulation mode only: the core takes 0 as
+ * its start value instead of reading it.
+ *
+ * Context: process; may sleep.
+ */
 bool arch_perfctr_counter_restarts(u32 map,
 				   const struct perfctr_cpu_control *control);
+
+/**
+ * arch_perfctr_read_counter - read a hardware counter
+ * @map: the counter
+ *
+ * Context: interrupts off; the context switch reads through
+ * arch_perfctr_read_counter_inline().
+ * Return: its raw value, of arch_perfctr_counter_width() bits.
+ */
 u64 arch_perfctr_read_counter(u32 map);
+
+/**
+ * arch_perfctr_write_counter - preset a hardware counter
+ * @map: the counter
+ * @value: the raw value, e.g. an interrupt-mode counter's reset value
+ *
+ * Context: interrupts off.
+ */
 void arch_perfctr_write_counter(u32 map, u64 value);
+
+/**
+ * arch_perfctr_prepare - plan how a control's counters are started
+ * @control: a control that passed both checks and has hardware counters
+ * @plan: filled in, for arch_perfctr_enable()
+ *
+ * Touches no hardware.
+ *
+ * Context: any.
+ */
 void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 			  struct perfctr_plan *plan);
+
+/**
+ * arch_perfctr_enable - program the counters of a plan and start them
+ * @plan: what arch_perfctr_prepare() made of the control
+ *
+ * Context: interrupts off.
+ */
 void arch_perfctr_enable(const struct perfctr_plan *plan);
+
+/**
+ * arch_perfctr_disable - stop the counters a state runs
+ * @state: the counters, the last this CPU enabled
+ *
+ * Nothing stays armed for the next thread on this CPU.
+ *
+ * Context: interrupts off.
+ */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state);
+
+/**
+ * arch_perfctr_switch - hand this CPU's counters to the next thread
+ * @prev: the counters running, already read
+ * @prev_plan: the plan they were started from
+ * @plan: the next thread's, without interrupt-mode counters
+ *
+ * Does what arch_perfctr_disable(@prev), arch_perfctr_user_read(true) and
+ * arch_perfctr_enable(@plan) do in a row, in fewer steps: it may leave
+ * programmed what both plans program alike.  The core calls it only while
+ * the counters running are the outgoing thread's, none in interrupt mode,
+ * started by its resume after arch_perfctr_user_read(true) on this CPU,
+ * or handed to it by this call from a thread so started, and its
+ * reservation has held since: no interrupt is armed, the counters are
+ * still claimed as they were then, and user mode may read them already.
+ * A system sleep or a kexec that preserves the context, which may reset
+ * the counters and take the reads away, is a switch away and back for
+ * the thread that asks for it.
+ *
+ * Context: interrupts off.
+ */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *prev_plan,
 			 const struct perfctr_plan *plan);
+
+/**
+ * arch_perfctr_reserve - take the counter hardware from perf
+ *
+ * arch_perfctr_reserve() and arch_perfctr_release() bracket the life of
+ * every control with hardware counters.
+ *
+ * Context: process; may sleep.
+ * Return: 0, or -EBUSY if perf holds counters now.
+ */
 int arch_perfctr_reserve(void);
+
+/**
+ * arch_perfctr_release - give the counter hardware back to perf
+ *
+ * Context: process; may sleep.
+ */
 void arch_perfctr_release(void);
+
+/**
+ * arch_perfctr_has_user_read - can user mode read the counters itself
+ *
+ * Context: process; may sleep.
+ */
 bool arch_perfctr_has_user_read(void);
+
+/**
+ * arch_perfctr_user_read - let user mode read this CPU's counters, or not
+ * @allow: whether the thread about to run may
+ *
+ * Called only where arch_perfctr_has_user_read() said yes when the
+ * control was set.  Once it has let a thread read, every hardware counter
+ * of the CPU reads zero until arch_perfctr_write_counter() presets it or
+ * arch_perfctr_enable() starts it, so that the thread sees no counts but
+ * its own: the core then takes 0 as the start value of an
+ * accumulation-mode counter instead of reading it.
+ *
+ * Context: interrupts off.
+ */
 void arch_perfctr_user_read(bool allow);
 
 /*
  * The clock and a hardware counter as the context switch reads them: an
  * architecture whose reads are a few instructions selects
- * HAVE_PERFCTR_INLINE_READS and has <asm/perfctr.h> define these inline,
- * KUnit's stubs of the two functions replacing them as well.
+ * HAVE_PERFCTR_INLINE_READS and has <asm/perfctr.h> define
+ * arch_perfctr_read_tsc_inline() and arch_perfctr_read_counter_inline().
  */
 #ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
 #include <asm/perfctr.h>
-#else
-static __always_inline u64 arch_perfctr_read_tsc_inline(void)
-{
-	return arch_perfctr_read_tsc();
-}
-
-static __always_inline u64 arch_perfctr_read_counter_inline(u32 map)
-{
-	return arch_perfctr_read_counter(map);
-}
 #endif
 
-/* Provided by the core for the driver. */
+/**
+ * perfctr_overflow_interrupt - a counter in interrupt mode overflowed
+ *
+ * Provided by the core, for the driver's overflow interrupt.
+ *
+ * Context: hard interrupt or NMI.
+ */
 void perfctr_overflow_interrupt(void);
 /* CPUs on which the hardware counters cannot be used, set by the driver. */
 extern struct cpumask perfctr_cpus_forbidden_mask;

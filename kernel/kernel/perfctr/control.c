@@ -41,7 +41,7 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 				   unsigned int i, unsigned int nrhw,
 				   bool allow_kernel)
 {
-	const struct perfctr_pmu *pmu = arch_perfctr_pmu();
+	const struct perfctr_pmu *pmu = static_call(perfctr_pmu)();
 	u32 map = cc->pmc_map[i];
 	s64 ireset = cc->ireset[i];
 	unsigned int j;
@@ -50,8 +50,8 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 
 	if (nrhw > pmu->nrctrs + pmu->nrfixed + pmu->nrmetrics)
 		return -EINVAL;
-	err = arch_perfctr_check_counter(map, cc->evntsel[i], ireset,
-					 allow_kernel);
+	err = static_call(perfctr_check_counter)(map, cc->evntsel[i], ireset,
+						 allow_kernel);
 	if (err && err != -EACCES)
 		return err;
 	/* The driver accepted both: equal names are the same counter. */
@@ -64,8 +64,8 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 		 * zero; more than half its range could not be told from an
 		 * overflowed one (vperfctr_hw_overflowed()).
 		 */
-		width = arch_perfctr_counter_width(map);
-		if (ireset >= 0 || arch_perfctr_counter_restarts(map, cc) ||
+		width = static_call(perfctr_counter_width)(map);
+		if (ireset >= 0 || static_call(perfctr_counter_restarts)(map, cc) ||
 		    (width < 64 && ireset < -(s64)BIT_ULL(width - 1)))
 			return -EINVAL;
 	}
@@ -93,6 +93,7 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 	unsigned int i, nrctrs, nrhw = 0;
 	int err, eacces = 0;
 
+	might_sleep();
 	if (control->flags || control->_reserved0 || cc->_reserved0 ||
 	    memchr_inv(control->_reserved1, 0, sizeof(control->_reserved1)) ||
 	    memchr_inv(cc->_reserved1, 0, sizeof(cc->_reserved1)))
@@ -124,7 +125,7 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 			return err;
 	}
 	if (nrhw) {
-		err = arch_perfctr_check_control(cc);
+		err = static_call(perfctr_check_control)(cc);
 		if (err)
 			return err;
 	}
@@ -179,128 +180,167 @@ unsigned int vperfctr_sample_interval(u32 width, u32 khz)
  */
 static u64 vperfctr_live_on(const struct vperfctr *perfctr)
 {
-	const struct vperfctr_state *kstate = perfctr->kstate;
+	const struct vperfctr_state *userpg = perfctr->userpg;
 	u64 live = 0;
 
-	if (kstate->flags & VPERFCTR_STATE_RDPMC)
-		live = perfctr->hw_pmcs;
-	else if (perfctr->hw_pmcs)
+	if (userpg->flags & VPERFCTR_STATE_RDPMC)
+		live = perfctr->setup.hw_pmcs;
+	else if (perfctr->setup.hw_pmcs)
 		live = VPERFCTR_LIVE_SYSCALL;
-	if (perfctr_cstatus_has_tsc(kstate->cpu_state.cstatus))
+	if (perfctr_cstatus_has_tsc(userpg->cpu_state.cstatus))
 		live |= VPERFCTR_LIVE_TSC;
 	return live;
+}
+
+/**
+ * vperfctr_setup_control - what a control implies, computed once
+ * @cc: a control that passed vperfctr_check_control()
+ * @setup: filled in
+ *
+ * The masks of the counters by kind, each counter's width, the sampling
+ * interval and the driver's plan: what the core and the driver would
+ * otherwise work out again at every switch, as perf's event_init fills
+ * struct hw_perf_event once.
+ *
+ * Context: process; may sleep.
+ */
+void vperfctr_setup_control(const struct perfctr_cpu_control *cc,
+			    struct vperfctr_setup *setup)
+{
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 min_width = 64;
+
+	might_sleep();
+	memset(setup, 0, sizeof(*setup));
+	setup->imode_pmcs = (u32)(BIT_ULL(nrctrs) - 1) &
+			    ~(u32)(BIT_ULL(cc->nractrs) - 1);
+	for (i = 0; i < nrctrs; i++) {
+		u32 map = cc->pmc_map[i];
+
+		if (vperfctr_map_is_software(map)) {
+			setup->width[i] = 64;
+			setup->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
+			if (vperfctr_map_is_task_clock(map))
+				setup->clock_pmcs |= BIT(i);
+			else
+				setup->event_pmcs |= BIT(i);
+			vperfctr_add_fault_pmc(setup, i,
+					       map & ~PERFCTR_MAP_SOFTWARE,
+					       cc->evntsel[i]);
+			continue;
+		}
+		/* At most 64, whatever the hardware says. */
+		setup->width[i] = min(static_call(perfctr_counter_width)(map), 64U);
+		min_width = min_t(u32, min_width, setup->width[i]);
+		setup->nrhw++;
+		setup->hw_pmcs |= BIT(i);
+		if (static_call(perfctr_counter_restarts)(map, cc))
+			setup->restart_pmcs |= BIT(i);
+	}
+	if (!setup->nrhw)
+		return;
+	static_call(perfctr_prepare)(cc, &setup->plan);
+	setup->user_read = static_call(perfctr_has_user_read)();
+	/*
+	 * A hand-off reads the counters while they run: not TopDown's
+	 * (restart_pmcs), whose metrics must be read with their slots.
+	 */
+	setup->simple_switch = !setup->restart_pmcs && !setup->imode_pmcs &&
+		!(setup->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES));
+	setup->sample_ticks =
+		vperfctr_sample_interval(min_width, static_call(perfctr_pmu)()->cpu_khz);
+	if (setup->restart_pmcs &&
+	    (!setup->sample_ticks ||
+	     setup->sample_ticks > VPERFCTR_RESTART_SAMPLE_TICKS))
+		setup->sample_ticks = VPERFCTR_RESTART_SAMPLE_TICKS;
+}
+
+/*
+ * What a state starts from with its control and setup: the counters'
+ * names and widths in the page, the interrupt-mode presets, the
+ * user-mode read.  Inside the page's sequence count if others may read.
+ */
+static void vperfctr_load_setup(struct vperfctr *perfctr)
+{
+	const struct perfctr_cpu_control *cc = &perfctr->control.cpu_control;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+
+	state->cstatus = vperfctr_cstatus(cc);
+	for (i = 0; i < nrctrs; i++) {
+		state->pmc[i].map = cc->pmc_map[i];
+		state->pmc[i].start = 0;
+		state->pmc[i].width = perfctr->setup.width[i];
+	}
+	vperfctr_load_ireset(perfctr);
+	/* Not from a parent's flag: a resume on a forbidden CPU clears it. */
+	if (perfctr->setup.user_read)
+		userpg->flags |= VPERFCTR_STATE_RDPMC;
+	else
+		userpg->flags &= ~VPERFCTR_STATE_RDPMC;
+	perfctr->live_on = vperfctr_live_on(perfctr);
+	perfctr->ticks_left = perfctr->setup.sample_ticks;
 }
 
 /**
  * vperfctr_set_control - install a checked control in a suspended state
  * @perfctr: the state, its counters not running
  * @control: the new control, checked by vperfctr_check_control()
+ * @setup: what vperfctr_setup_control() made of it
  *
  * The sums restart from zero, except those of the counters whose bit is
  * set in control->preserve.  The TSC sum restarts only when the new control
  * turns the TSC off: a TSC left on keeps accumulating.  A control that
  * enables nothing restarts nothing and keeps every sum: it stops.
+ *
+ * Context: interrupts off, or the owner frozen.
  */
 void vperfctr_set_control(struct vperfctr *perfctr,
-			  const struct vperfctr_control *control)
+			  const struct vperfctr_control *control,
+			  const struct vperfctr_setup *setup)
 {
 	const struct perfctr_cpu_control *cc = &control->cpu_control;
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
-	u32 cstatus = vperfctr_cstatus(cc);
-	bool restart = perfctr_cstatus_enabled(cstatus);
+	bool restart = perfctr_cstatus_enabled(vperfctr_cstatus(cc));
 	/* A control that enables nothing restarts nothing: every sum kept. */
 	u32 keep = restart ? control->preserve : ~0u;
 	const struct perfctr_cpu_control *old = &perfctr->control.cpu_control;
 	/* Past the old control's counters and kept sums, all is zero. */
-	unsigned int used = max3(nrctrs, old->nractrs + old->nrictrs,
-				 kstate->nrsums);
-	u32 min_width = 64;
+	unsigned int used = min_t(unsigned int, PERFCTR_MAX_NRCTRS,
+				  max3(nrctrs, old->nractrs + old->nrictrs,
+				       userpg->nrsums));
 
 	perfctr->control = *control;
-	perfctr->nrhw = 0;
-	perfctr->sw_events = 0;
+	perfctr->setup = *setup;
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 	/* Only the old control's counters can have left one nonzero. */
-	memset(perfctr->icount, 0,
-	       min_t(unsigned int, used, PERFCTR_MAX_NRCTRS) *
-	       sizeof(perfctr->icount[0]));
+	memset(perfctr->icount, 0, used * sizeof(perfctr->icount[0]));
 
-	perfctr->clock_pmcs = 0;
-	perfctr->event_pmcs = 0;
-	memset(perfctr->fault_pmcs, 0, sizeof(perfctr->fault_pmcs));
-	perfctr->hw_pmcs = 0;
-	perfctr->restart_pmcs = 0;
-	perfctr->imode_pmcs = (u32)(BIT_ULL(nrctrs) - 1) &
-			      ~(u32)(BIT_ULL(cc->nractrs) - 1);
-
-	vperfctr_write_begin(kstate);
-	vperfctr_time_set(kstate);
-	state->cstatus = cstatus;
-	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
-	kstate->live = 0;
-	kstate->live_clock = 0;
-	kstate->nrsums = nrctrs;
+	vperfctr_write_begin(userpg);
+	vperfctr_time_set(userpg);
+	userpg->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	userpg->live = 0;
+	userpg->live_clock = 0;
+	userpg->nrsums = nrctrs;
 	if (restart && !cc->tsc_on)
 		state->tsc_sum = 0;
 	for (i = 0; i < used; i++) {
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u32 map = i < nrctrs ? cc->pmc_map[i] : 0;
 
 		if (!(keep & BIT(i)))
 			pmc->sum = 0;
-		else if (pmc->sum && i >= kstate->nrsums)
-			kstate->nrsums = i + 1;
-		pmc->map = map;
+		else if (pmc->sum && i >= userpg->nrsums)
+			userpg->nrsums = i + 1;
+		pmc->map = 0;
 		pmc->start = 0;
 		pmc->width = 0;
-		if (i >= nrctrs)
-			continue;
-		if (vperfctr_map_is_software(map)) {
-			pmc->width = 64;
-			perfctr->sw_events |= BIT(map & ~PERFCTR_MAP_SOFTWARE);
-			if (vperfctr_map_is_task_clock(map))
-				perfctr->clock_pmcs |= BIT(i);
-			else
-				perfctr->event_pmcs |= BIT(i);
-			vperfctr_add_fault_pmc(perfctr, i,
-					       map & ~PERFCTR_MAP_SOFTWARE,
-					       cc->evntsel[i]);
-		} else {
-			/* At most 64, whatever the hardware says. */
-			pmc->width = min(arch_perfctr_counter_width(map), 64U);
-			min_width = min(min_width, pmc->width);
-			perfctr->nrhw++;
-			perfctr->hw_pmcs |= BIT(i);
-			if (arch_perfctr_counter_restarts(map, cc))
-				perfctr->restart_pmcs |= BIT(i);
-		}
 	}
-	vperfctr_load_ireset(perfctr);
-	if (perfctr->nrhw)
-		arch_perfctr_prepare(cc, &perfctr->plan);
-	if (perfctr->nrhw && arch_perfctr_has_user_read())
-		kstate->flags |= VPERFCTR_STATE_RDPMC;
-	else
-		kstate->flags &= ~VPERFCTR_STATE_RDPMC;
-	perfctr->live_on = vperfctr_live_on(perfctr);
-	/*
-	 * A hand-off reads the counters while they run: not TopDown's
-	 * (restart_pmcs), whose metrics must be read with their slots.
-	 */
-	perfctr->simple_switch = perfctr->nrhw && !perfctr->restart_pmcs &&
-		!perfctr->imode_pmcs &&
-		!(perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES));
-	vperfctr_write_end(kstate);
-	perfctr->sample_ticks = perfctr->nrhw ?
-		vperfctr_sample_interval(min_width, arch_perfctr_pmu()->cpu_khz) : 0;
-	if (perfctr->restart_pmcs &&
-	    (!perfctr->sample_ticks ||
-	     perfctr->sample_ticks > VPERFCTR_RESTART_SAMPLE_TICKS))
-		perfctr->sample_ticks = VPERFCTR_RESTART_SAMPLE_TICKS;
-	perfctr->ticks_left = perfctr->sample_ticks;
+	vperfctr_load_setup(perfctr);
+	vperfctr_write_end(userpg);
 }
 
 /**
@@ -308,49 +348,18 @@ void vperfctr_set_control(struct vperfctr *perfctr,
  * @perfctr: a new state, from vperfctr_alloc()
  * @from: a state whose control vperfctr_set_control() installed
  *
- * What vperfctr_set_control(@perfctr, &@from->control) does, at a fork,
- * without checking and preparing again what was checked and prepared for
- * @from: what follows from the control alone is copied from @from, the
- * rest starts as for any new control.  The new state's page is seen by
- * nobody yet.
+ * What vperfctr_set_control(@perfctr, &@from->control, &@from->setup)
+ * does, at a fork: the control and its setup are copied whole, the rest
+ * starts as for any new control.  The new state's page is seen by nobody
+ * yet.
  */
 void vperfctr_inherit_control(struct vperfctr *perfctr,
 			      const struct vperfctr *from)
 {
 	const struct perfctr_cpu_control *cc = &from->control.cpu_control;
-	const struct perfctr_cpu_state *fstate = &from->kstate->cpu_state;
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
-	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
 
 	perfctr->control = from->control;
-	perfctr->nrhw = from->nrhw;
-	perfctr->sw_events = from->sw_events;
-	perfctr->clock_pmcs = from->clock_pmcs;
-	perfctr->event_pmcs = from->event_pmcs;
-	memcpy(perfctr->fault_pmcs, from->fault_pmcs,
-	       sizeof(perfctr->fault_pmcs));
-	perfctr->hw_pmcs = from->hw_pmcs;
-	perfctr->restart_pmcs = from->restart_pmcs;
-	perfctr->imode_pmcs = from->imode_pmcs;
-	perfctr->simple_switch = from->simple_switch;
-	perfctr->sample_ticks = from->sample_ticks;
-	perfctr->ticks_left = from->sample_ticks;
-	/* A plan is made only for hardware counters: @from's may be old. */
-	if (from->nrhw)
-		memcpy(&perfctr->plan, &from->plan,
-		       offsetof(struct perfctr_plan, write[from->plan.nr]));
-
-	/* Zero but for what the control sets: the state is new. */
-	state->cstatus = vperfctr_cstatus(cc);
-	kstate->nrsums = nrctrs;
-	for (i = 0; i < nrctrs; i++) {
-		state->pmc[i].map = cc->pmc_map[i];
-		state->pmc[i].width = fstate->pmc[i].width;
-	}
-	vperfctr_load_ireset(perfctr);
-	/* Not @from's flag: a resume on a forbidden CPU clears that. */
-	if (perfctr->nrhw && arch_perfctr_has_user_read())
-		kstate->flags |= VPERFCTR_STATE_RDPMC;
-	perfctr->live_on = vperfctr_live_on(perfctr);
+	perfctr->setup = from->setup;
+	perfctr->userpg->nrsums = cc->nractrs + cc->nrictrs;
+	vperfctr_load_setup(perfctr);
 }

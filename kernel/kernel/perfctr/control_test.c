@@ -20,11 +20,11 @@ static void new_state_is_inactive_and_zero(struct kunit *test)
 	struct perfctr_sum_ctrs sum;
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->magic, VPERFCTR_STATE_MAGIC);
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->abi_version,
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->magic, VPERFCTR_STATE_MAGIC);
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->abi_version,
 			PERFCTR_ABI_VERSION);
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.cstatus, 0);
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->flags, 0);
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->flags, 0);
 	KUNIT_EXPECT_EQ(test, refcount_read(&perfctr->refcount), 1);
 	memset(&sum, 0xff, sizeof(sum));
 	vperfctr_get_sums(perfctr, &sum);
@@ -125,15 +125,15 @@ static void check_control_rejects_entries_beyond_counters(struct kunit *test)
 static void control_keeps_tsc_sum_unless_tsc_turned_off(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control control;
 
 	start_tsc(test, 0);
 	ctx->tsc = 700;
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 
 	tsc_control(&control, 1);
-	vperfctr_set_control(ctx->perfctr, &control);
+	test_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_tsc(state->cstatus));
 
@@ -141,7 +141,7 @@ static void control_keeps_tsc_sum_unless_tsc_turned_off(struct kunit *test)
 	tsc_control(&control, 0);
 	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control.cpu_control.nractrs = 1;
-	vperfctr_set_control(ctx->perfctr, &control);
+	test_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0);
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_has_tsc(state->cstatus));
 }
@@ -149,36 +149,36 @@ static void control_keeps_tsc_sum_unless_tsc_turned_off(struct kunit *test)
 /*
  * A control that enables nothing restarts nothing, so it resets no sum
  * (virtual.txt resets them "before restarting"): perfctr 2.7's
- * vperfctr_stop().  The next control that restarts resets as usual.
+ * vperfctr_stop_counters().  The next control that restarts resets as usual.
  */
 static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	tsc_control(control, 1);
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control->cpu_control.nractrs = 2;
-	vperfctr_set_control(ctx->perfctr, control);
+	test_set_control(ctx->perfctr, control);
 	state->tsc_sum = 700;
 	state->pmc[0].sum = 5;
 	state->pmc[1].sum = 6;
 
 	tsc_control(control, 0);
-	vperfctr_set_control(ctx->perfctr, control);
+	test_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_enabled(state->cstatus));
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 5);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
-	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
-	KUNIT_EXPECT_EQ(test, kstate->live, 0);
-	KUNIT_EXPECT_EQ(test, kstate->live_clock, 0);
+	KUNIT_EXPECT_EQ(test, userpg->nrsums, 2);
+	KUNIT_EXPECT_EQ(test, userpg->live, 0);
+	KUNIT_EXPECT_EQ(test, userpg->live_clock, 0);
 
 	/* Stopped again: still kept. */
-	vperfctr_set_control(ctx->perfctr, control);
+	test_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
 
@@ -187,7 +187,7 @@ static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control->cpu_control.nractrs = 1;
 	control->preserve = BIT(1);
-	vperfctr_set_control(ctx->perfctr, control);
+	test_set_control(ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 700);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
@@ -196,56 +196,56 @@ static void control_enabling_nothing_keeps_every_sum(struct kunit *test)
 static void control_resets_sums_except_preserved(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control control;
 
 	/* Sums as a control of 32 counters leaves them. */
 	state->pmc[0].sum = 5;
 	state->pmc[1].sum = 6;
 	state->pmc[31].sum = 7;
-	ctx->perfctr->kstate->nrsums = 32;
+	ctx->perfctr->userpg->nrsums = 32;
 	tsc_control(&control, 1);
 	control.preserve = BIT(1) | BIT(31);
-	vperfctr_set_control(ctx->perfctr, &control);
+	test_set_control(ctx->perfctr, &control);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 6);
 	KUNIT_EXPECT_EQ(test, state->pmc[31].sum, 7);
 	KUNIT_EXPECT_EQ(test, ctx->perfctr->control.preserve, BIT(1) | BIT(31));
-	KUNIT_EXPECT_EQ(test, ctx->perfctr->kstate->nrsums, 32);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->userpg->nrsums, 32);
 }
 
 /* nrsums covers the control's counters and every non-zero sum kept. */
 static void nrsums_bounds_the_sums_that_may_be_nonzero(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 	struct vperfctr_control control;
 
 	tsc_control(&control, 1);
 	sw_control(&control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	sw_control(&control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control.cpu_control.nractrs = 2;
-	vperfctr_set_control(ctx->perfctr, &control);
-	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
+	test_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, userpg->nrsums, 2);
 
 	/* A kept sum of 0 needs no reading; a kept non-zero one does. */
-	kstate->cpu_state.pmc[5].sum = 9;
-	kstate->nrsums = 8;
+	userpg->cpu_state.pmc[5].sum = 9;
+	userpg->nrsums = 8;
 	control.preserve = BIT(5) | BIT(7);
-	vperfctr_set_control(ctx->perfctr, &control);
-	KUNIT_EXPECT_EQ(test, kstate->nrsums, 6);
+	test_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, userpg->nrsums, 6);
 
 	control.preserve = 0;
-	vperfctr_set_control(ctx->perfctr, &control);
-	KUNIT_EXPECT_EQ(test, kstate->nrsums, 2);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[5].sum, 0);
+	test_set_control(ctx->perfctr, &control);
+	KUNIT_EXPECT_EQ(test, userpg->nrsums, 2);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[5].sum, 0);
 }
 
 /* A smaller control clears every counter the bigger one before it used. */
 static void control_clears_what_the_old_control_used(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	unsigned int i;
 
@@ -253,23 +253,23 @@ static void control_clears_what_the_old_control_used(struct kunit *test)
 	for (i = 0; i < 6; i++)
 		sw_control(control, i, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control->cpu_control.nractrs = 6;
-	vperfctr_set_control(ctx->perfctr, control);
+	test_set_control(ctx->perfctr, control);
 	for (i = 0; i < 6; i++) {
-		kstate->cpu_state.pmc[i].sum = 10 + i;
-		kstate->cpu_state.pmc[i].start = 20 + i;
+		userpg->cpu_state.pmc[i].sum = 10 + i;
+		userpg->cpu_state.pmc[i].start = 20 + i;
 	}
 
 	tsc_control(control, 1);
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control->cpu_control.nractrs = 1;
-	vperfctr_set_control(ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, kstate->nrsums, 1);
+	test_set_control(ctx->perfctr, control);
+	KUNIT_EXPECT_EQ(test, userpg->nrsums, 1);
 	for (i = 0; i < PERFCTR_MAX_NRCTRS; i++) {
-		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].sum, 0);
-		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].start, 0);
-		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].width,
+		KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[i].sum, 0);
+		KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[i].start, 0);
+		KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[i].width,
 				i ? 0 : 64);
-		KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[i].map,
+		KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[i].map,
 				i ? 0 : PERFCTR_MAP_SOFTWARE |
 					PERFCTR_SW_PAGE_FAULTS);
 	}

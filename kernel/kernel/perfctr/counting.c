@@ -40,7 +40,7 @@ struct vperfctr_now {
 /* Read the clock for this moment, once. */
 static __always_inline u64 vperfctr_now_read(struct vperfctr_now *now)
 {
-	now->tsc = arch_perfctr_read_tsc_inline();
+	now->tsc = vperfctr_read_tsc();
 	now->valid = true;
 	return now->tsc;
 }
@@ -89,25 +89,26 @@ static __always_inline u32
 __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
 		   bool hand_off)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	bool has_tsc = perfctr_cstatus_has_tsc(state->cstatus);
 	u32 clocks = perfctr->run_clocks, hw = perfctr->run_hw;
 	u32 imode = hand_off ? 0 : perfctr->run_imode;
 	u32 ovf = 0, m;
 	u64 ticks = 0, ns;
 
+	lockdep_assert_irqs_disabled();
 	/*
 	 * Armed only for an i-mode task-clock, on this CPU, whose interrupts
 	 * are off: queued or not, its callback cannot be running.
 	 */
 	if (!hand_off && hrtimer_is_queued(&perfctr->itimer))
 		hrtimer_try_to_cancel(&perfctr->itimer);
-	vperfctr_write_begin(kstate);
+	vperfctr_write_begin(userpg);
 	/* The TSC and every task-clock started at tsc_start. */
 	if (has_tsc || clocks)
 		ticks = vperfctr_read_tsc_after_begin(now) - state->tsc_start;
-	ns = clocks ? vperfctr_tsc_to_ns(kstate, ticks) : 0;
+	ns = clocks ? vperfctr_tsc_to_ns(userpg, ticks) : 0;
 	for (m = clocks; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
 
@@ -116,11 +117,11 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
 			ovf |= BIT(i);
 	}
 	if (hw && !hand_off)
-		arch_perfctr_disable(state);
+		static_call(perfctr_disable)(state);
 	for (m = hw; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
-		u64 hw_now = arch_perfctr_read_counter_inline(pmc->map);
+		u64 hw_now = vperfctr_read_counter(pmc->map);
 
 		pmc->sum += vperfctr_hw_delta(hw_now, pmc->start, pmc->width);
 		if (!(imode & BIT(i))) {
@@ -134,10 +135,10 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
 	}
 	if (has_tsc)
 		state->tsc_sum += ticks;
-	kstate->flags &= ~VPERFCTR_STATE_ONCPU;
-	kstate->live = 0;
-	kstate->live_clock = 0;
-	vperfctr_write_end(kstate);
+	userpg->flags &= ~VPERFCTR_STATE_ONCPU;
+	userpg->live = 0;
+	userpg->live_clock = 0;
+	vperfctr_write_end(userpg);
 	return ovf;
 }
 
@@ -175,25 +176,26 @@ static __always_inline void
 __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 		  bool hand_off)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	u32 cstatus = state->cstatus;
 	bool has_tsc = perfctr_cstatus_has_tsc(cstatus);
 	/* All the control's counters, or none while an overflow stops them. */
 	bool on = hand_off || perfctr_cstatus_nrctrs(cstatus);
-	u32 clocks = on ? perfctr->clock_pmcs : 0;
-	u32 hw = on ? perfctr->hw_pmcs : 0;
-	u32 imode = on && !hand_off ? perfctr->imode_pmcs : 0;
-	u32 zero = hand_off || now->hw_zero ? hw : perfctr->restart_pmcs;
+	u32 clocks = on ? perfctr->setup.clock_pmcs : 0;
+	u32 hw = on ? perfctr->setup.hw_pmcs : 0;
+	u32 imode = on && !hand_off ? perfctr->setup.imode_pmcs : 0;
+	u32 zero = hand_off || now->hw_zero ? hw : perfctr->setup.restart_pmcs;
 	u64 tsc = 0, itimer_ns;
 	u32 m;
 
+	lockdep_assert_irqs_disabled();
 	perfctr->run_clocks = clocks;
 	perfctr->run_hw = hw;
 	perfctr->run_imode = imode;
 	if (has_tsc || clocks)
 		tsc = vperfctr_now_tsc(now);
-	vperfctr_write_begin(kstate);
+	vperfctr_write_begin(userpg);
 	/* The TSC's start is task-clock's too, the TSC counted or not. */
 	if (has_tsc || clocks)
 		state->tsc_start = tsc;
@@ -208,19 +210,19 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 
 		if (imode & BIT(i))
-			arch_perfctr_write_counter(pmc->map, pmc->start);
+			static_call(perfctr_write_counter)(pmc->map, pmc->start);
 		else
-			pmc->start = arch_perfctr_read_counter_inline(pmc->map);
+			pmc->start = vperfctr_read_counter(pmc->map);
 	}
 	if (hand_off)
-		arch_perfctr_switch(now->running, now->running_plan,
-				    &perfctr->plan);
+		static_call(perfctr_switch)(now->running, now->running_plan,
+					    &perfctr->setup.plan);
 	else if (hw)
-		arch_perfctr_enable(&perfctr->plan);
-	kstate->flags |= VPERFCTR_STATE_ONCPU;
-	kstate->live = on ? perfctr->live_on : has_tsc ? VPERFCTR_LIVE_TSC : 0;
-	kstate->live_clock = clocks;
-	vperfctr_write_end(kstate);
+		static_call(perfctr_enable)(&perfctr->setup.plan);
+	userpg->flags |= VPERFCTR_STATE_ONCPU;
+	userpg->live = on ? perfctr->live_on : has_tsc ? VPERFCTR_LIVE_TSC : 0;
+	userpg->live_clock = clocks;
+	vperfctr_write_end(userpg);
 
 	/* Only an i-mode task-clock has a timer to arm. */
 	itimer_ns = imode ? vperfctr_itimer_ns(perfctr) : 0;
@@ -250,7 +252,7 @@ void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf)
 	ovf |= __vperfctr_suspend(perfctr, &now, false);
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
-	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+	if (perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus))
 		__vperfctr_resume(perfctr, &now, false);
 }
 
@@ -269,19 +271,20 @@ void vperfctr_sample(struct vperfctr *perfctr)
  * Stop the counters for good, keeping the sums, and end user-mode reads
  * of the hardware counters.  Interrupts off.
  */
-void vperfctr_stop(struct vperfctr *perfctr)
+void vperfctr_stop_counters(struct vperfctr *perfctr)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	bool user_read = kstate->flags & VPERFCTR_STATE_RDPMC;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	bool user_read = userpg->flags & VPERFCTR_STATE_RDPMC;
 
+	lockdep_assert_irqs_disabled();
 	if (vperfctr_is_oncpu(perfctr))
 		vperfctr_suspend(perfctr);
-	vperfctr_write_begin(kstate);
-	kstate->cpu_state.cstatus = 0;
-	kstate->flags &= ~(VPERFCTR_STATE_OVERFLOW | VPERFCTR_STATE_RDPMC);
-	vperfctr_write_end(kstate);
+	vperfctr_write_begin(userpg);
+	userpg->cpu_state.cstatus = 0;
+	userpg->flags &= ~(VPERFCTR_STATE_OVERFLOW | VPERFCTR_STATE_RDPMC);
+	vperfctr_write_end(userpg);
 	if (user_read && current->thread.perfctr == perfctr)
-		arch_perfctr_user_read(false);
+		static_call(perfctr_user_read)(false);
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 }
@@ -294,7 +297,7 @@ void vperfctr_stop(struct vperfctr *perfctr)
 void vperfctr_get_sums(const struct vperfctr *perfctr,
 		       struct perfctr_sum_ctrs *sum)
 {
-	const struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	const struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	unsigned int i;
 
 	sum->tsc = state->tsc_sum;
@@ -314,18 +317,19 @@ void vperfctr_get_sums(const struct vperfctr *perfctr,
 void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 			    struct perfctr_sum_ctrs *sum)
 {
-	const struct vperfctr_state *kstate = perfctr->kstate;
-	const struct perfctr_cpu_state *state = &kstate->cpu_state;
-	unsigned int i, n = min(kstate->nrsums, PERFCTR_MAX_NRCTRS);
-	u64 live = kstate->live, tsc = 0;
-	u32 clocks = kstate->live_clock, hw = 0;
+	const struct vperfctr_state *userpg = perfctr->userpg;
+	const struct perfctr_cpu_state *state = &userpg->cpu_state;
+	unsigned int i, n = min(userpg->nrsums, PERFCTR_MAX_NRCTRS);
+	u64 live = userpg->live, tsc = 0;
+	u32 clocks = userpg->live_clock, hw = 0;
 
+	lockdep_assert_irqs_disabled();
 	/* Only the first nrsums sums can be other than 0, and be live. */
 	memset(sum, 0, sizeof(*sum));
 	if (live || clocks) {
-		tsc = arch_perfctr_read_tsc_inline();
+		tsc = vperfctr_read_tsc();
 		/* The kernel reads every hardware counter, user mode or not. */
-		hw = perfctr->hw_pmcs &
+		hw = perfctr->setup.hw_pmcs &
 		     (BIT_ULL(perfctr_cstatus_nrctrs(state->cstatus)) - 1);
 	}
 	sum->tsc = state->tsc_sum;
@@ -336,9 +340,9 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 		u64 value = pmc->sum;
 
 		if (clocks & BIT(i)) {
-			value += vperfctr_tsc_to_ns(kstate, tsc - pmc->start);
+			value += vperfctr_tsc_to_ns(userpg, tsc - pmc->start);
 		} else if (hw & BIT(i)) {
-			u64 hw_now = arch_perfctr_read_counter_inline(pmc->map);
+			u64 hw_now = vperfctr_read_counter(pmc->map);
 
 			value += vperfctr_hw_delta(hw_now, pmc->start,
 						   pmc->width);
@@ -361,14 +365,14 @@ static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
 {
 	u32 ovf;
 
-	if ((perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
-		arch_perfctr_user_read(false);
+	if ((perfctr->userpg->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
+		static_call(perfctr_user_read)(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
 	ovf = __vperfctr_suspend(perfctr, now, false);
 	/* Tested here too: most controls do not count switches. */
 	if (switched &&
-	    (perfctr->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES)))
+	    (perfctr->setup.sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES)))
 		ovf |= vperfctr_count_events(perfctr,
 					     BIT(PERFCTR_SW_CONTEXT_SWITCHES),
 					     0, 1);
@@ -382,18 +386,18 @@ static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
  */
 static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 
-	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->nrhw ||
+	if (!READ_ONCE(perfctr->bad_cpus_allowed) || !perfctr->setup.nrhw ||
 	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
 		return false;
-	if (kstate->flags & VPERFCTR_STATE_RDPMC)
-		arch_perfctr_user_read(false);
-	vperfctr_write_begin(kstate);
-	kstate->cpu_state.cstatus = 0;
+	if (userpg->flags & VPERFCTR_STATE_RDPMC)
+		static_call(perfctr_user_read)(false);
+	vperfctr_write_begin(userpg);
+	userpg->cpu_state.cstatus = 0;
 	/* For good: an overflow awaiting its restart is not restarted. */
-	kstate->flags &= ~(VPERFCTR_STATE_RDPMC | VPERFCTR_STATE_OVERFLOW);
-	vperfctr_write_end(kstate);
+	userpg->flags &= ~(VPERFCTR_STATE_RDPMC | VPERFCTR_STATE_OVERFLOW);
+	vperfctr_write_end(userpg);
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_sigill, true);
 	vperfctr_notify_owner(perfctr);
@@ -404,7 +408,7 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 			       struct vperfctr_now *now)
 {
 	int cpu = smp_processor_id();
-	bool enabled = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
+	bool enabled = perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus);
 	u32 ovf = 0;
 
 	/*
@@ -413,8 +417,8 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 	 */
 	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
 		return;
-	if (perfctr->kstate->flags & VPERFCTR_STATE_RDPMC) {
-		arch_perfctr_user_read(true);
+	if (perfctr->userpg->flags & VPERFCTR_STATE_RDPMC) {
+		static_call(perfctr_user_read)(true);
 		now->hw_zero = true;
 	}
 	if (!enabled)
@@ -428,7 +432,7 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 	}
 	if (ovf)
 		vperfctr_overflow(perfctr, ovf);
-	if (perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+	if (perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus))
 		__vperfctr_resume(perfctr, now, false);
 }
 
@@ -439,7 +443,7 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
  */
 static bool vperfctr_reads_in_user_mode(const struct vperfctr *next)
 {
-	return next && (next->kstate->flags & VPERFCTR_STATE_RDPMC);
+	return next && (next->userpg->flags & VPERFCTR_STATE_RDPMC);
 }
 
 /*
@@ -464,12 +468,12 @@ static bool vperfctr_takes_hand_off(const struct vperfctr *prev,
 				    struct vperfctr *next, int cpu)
 {
 	const u32 running = VPERFCTR_STATE_ONCPU | VPERFCTR_STATE_RDPMC;
-	const struct vperfctr_state *kstate = next->kstate;
+	const struct vperfctr_state *userpg = next->userpg;
 
-	if (!prev->simple_switch || !next->simple_switch ||
-	    (prev->kstate->flags & running) != running ||
-	    !(kstate->flags & VPERFCTR_STATE_RDPMC) ||
-	    !(kstate->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) ||
+	if (!prev->setup.simple_switch || !next->setup.simple_switch ||
+	    (prev->userpg->flags & running) != running ||
+	    !(userpg->flags & VPERFCTR_STATE_RDPMC) ||
+	    !(userpg->cpu_state.cstatus & VPERFCTR_CSTATUS_CTRS) ||
 	    READ_ONCE(next->bad_cpus_allowed))
 		return false;
 	if (next->last_cpu == cpu)
@@ -487,8 +491,8 @@ static __always_inline void vperfctr_hand_off(struct vperfctr *prev,
 	struct vperfctr_now now = {};
 
 	__vperfctr_suspend(prev, &now, true);
-	now.running = &prev->kstate->cpu_state;
-	now.running_plan = &prev->plan;
+	now.running = &prev->userpg->cpu_state;
+	now.running_plan = &prev->setup.plan;
 	__vperfctr_resume(next, &now, true);
 }
 
@@ -536,6 +540,7 @@ void vperfctr_wake(struct vperfctr *perfctr)
 {
 	struct vperfctr_now now = {};
 
+	lockdep_assert_irqs_disabled();
 	/* Nothing resumes it in between: every caller keeps interrupts off. */
 	if (WARN_ON_ONCE(vperfctr_is_oncpu(perfctr)))
 		return;

@@ -18,35 +18,35 @@
 static void suspend_counts_only_time_on_cpu(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 
 	start_tsc(test, 1000);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_start, 1000);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.tsc_start, 1000);
 	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(ctx->perfctr));
 
 	ctx->tsc = 1600;
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 600);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.tsc_sum, 600);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(ctx->perfctr));
 
 	/* 3400 cycles off the CPU are not the thread's. */
 	ctx->tsc = 5000;
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	ctx->tsc = 5100;
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 700);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.tsc_sum, 700);
 }
 
 static void sample_folds_count_and_keeps_running(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 
 	start_tsc(test, 100);
 	ctx->tsc = 250;
-	vperfctr_sample(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_sum, 150);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.tsc_start, 250);
+	irqs_off(vperfctr_sample(ctx->perfctr));
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.tsc_sum, 150);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.tsc_start, 250);
 	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(ctx->perfctr));
 }
 
@@ -56,31 +56,31 @@ static void tsc_delta_is_modular_across_wrap(struct kunit *test)
 
 	start_tsc(test, U64_MAX - 9);
 	ctx->tsc = 6;
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, ctx->perfctr->kstate->cpu_state.tsc_sum, 16);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->userpg->cpu_state.tsc_sum, 16);
 }
 
 static void every_update_moves_seq_and_leaves_it_even(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
-	u32 seq = kstate->seq;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
+	u32 seq = userpg->seq;
 
 	KUNIT_EXPECT_EQ(test, seq % 2, 0);
 	start_tsc(test, 10);
-	KUNIT_EXPECT_EQ(test, kstate->seq % 2, 0);
-	KUNIT_EXPECT_GT(test, kstate->seq, seq);
-	seq = kstate->seq;
+	KUNIT_EXPECT_EQ(test, userpg->seq % 2, 0);
+	KUNIT_EXPECT_GT(test, userpg->seq, seq);
+	seq = userpg->seq;
 	ctx->tsc = 20;
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->seq % 2, 0);
-	KUNIT_EXPECT_GT(test, kstate->seq, seq);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->seq % 2, 0);
+	KUNIT_EXPECT_GT(test, userpg->seq, seq);
 }
 
 static void hw_counter_delta_is_modular_at_counter_width(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	use_fake_pmu(test, 32);
@@ -93,22 +93,22 @@ static void hw_counter_delta_is_modular_at_counter_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0xffffff00);
 
 	fake_count(ctx, 2, 0x300);	/* wraps to 0x200 */
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_FALSE(test, ctx->enabled);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x300);
 
 	/* Counted by someone else while suspended: not the thread's. */
 	ctx->hw[2] = 12345;
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	fake_count(ctx, 2, 7);
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x307);
 }
 
 static void hw_counter_wraps_at_48_bits(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	use_fake_pmu(test, 48);
@@ -117,7 +117,7 @@ static void hw_counter_wraps_at_48_bits(struct kunit *test)
 	start_control(test, ctx->perfctr, control);
 	fake_count(ctx, 0, 0x300);	/* wraps to 0x200 */
 	KUNIT_EXPECT_EQ(test, ctx->hw[0], 0x200);
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x300);
 }
 
@@ -129,7 +129,7 @@ static void hw_counter_wraps_at_48_bits(struct kunit *test)
 static void restarting_counter_starts_from_zero_at_every_resume(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	use_fake_pmu(test, 64);
@@ -140,24 +140,24 @@ static void restarting_counter_starts_from_zero_at_every_resume(struct kunit *te
 	control->cpu_control.pmc_map[0] = 1;
 	control->cpu_control.pmc_map[1] = 2;
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, ctx->perfctr->restart_pmcs, BIT(0));
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->setup.restart_pmcs, BIT(0));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].start, 900);
 	fake_count(ctx, 1, 70);
 	fake_count(ctx, 2, 70);
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 70);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 70);
 
 	/* Another thread's counts, then a sample in the middle. */
 	ctx->hw[1] = 12345;
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	fake_count(ctx, 1, 20);
-	vperfctr_sample(ctx->perfctr);
+	irqs_off(vperfctr_sample(ctx->perfctr));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 90);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0);
 	fake_count(ctx, 1, 10);
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 100);
 }
 
@@ -174,14 +174,14 @@ static void restarting_counter_is_sampled_at_least_every_100ms(struct kunit *tes
 	control->cpu_control.nractrs = 1;
 	control->cpu_control.pmc_map[0] = 1;
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, ctx->perfctr->sample_ticks, 0);
-	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, ctx->perfctr->setup.sample_ticks, 0);
+	test_suspend(ctx->perfctr);
 
 	ctx->restarts = BIT(1);
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_GE(test, ctx->perfctr->sample_ticks, 1);
-	KUNIT_EXPECT_LE(test, ctx->perfctr->sample_ticks, HZ / 10);
-	vperfctr_suspend(ctx->perfctr);
+	KUNIT_EXPECT_GE(test, ctx->perfctr->setup.sample_ticks, 1);
+	KUNIT_EXPECT_LE(test, ctx->perfctr->setup.sample_ticks, HZ / 10);
+	test_suspend(ctx->perfctr);
 }
 
 /*
@@ -201,16 +201,16 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 	use_fake_pmu(test, 48);
 	control->cpu_control.nractrs = 1;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(perfctr, control);
-	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	test_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->userpg->flags & VPERFCTR_STATE_RDPMC);
 
 	ctx->user_read_ok = true;
-	vperfctr_set_control(perfctr, control);
-	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	test_set_control(perfctr, control);
+	KUNIT_EXPECT_TRUE(test, perfctr->userpg->flags & VPERFCTR_STATE_RDPMC);
 
 	/* Stopped by an overflow, the owner may still read. */
 	local_irq_save(flags);
-	vperfctr_overflow(perfctr, 0);
+	irqs_off(vperfctr_overflow(perfctr, 0));
 	__perfctr_switch_thread(NULL, perfctr);
 	on_resume = ctx->user_read;
 	__perfctr_switch_thread(perfctr, NULL);
@@ -221,8 +221,8 @@ static void rdpmc_follows_hardware_control_and_owner(struct kunit *test)
 
 	/* Software counters only: nothing to read with rdpmc. */
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	vperfctr_set_control(perfctr, control);
-	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	test_set_control(perfctr, control);
+	KUNIT_EXPECT_FALSE(test, perfctr->userpg->flags & VPERFCTR_STATE_RDPMC);
 	calls = ctx->user_read_calls;
 	local_irq_save(flags);
 	__perfctr_switch_thread(NULL, perfctr);
@@ -260,11 +260,11 @@ static void user_read_stays_between_two_reading_threads(struct kunit *test)
 	control->cpu_control.nractrs = 2;
 	sw_control(control, 1, PERFCTR_SW_CONTEXT_SWITCHES, 0);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(reader, control);
-	vperfctr_set_control(other, control);
+	test_set_control(reader, control);
+	test_set_control(other, control);
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(sw_only, control);
+	test_set_control(sw_only, control);
 
 	local_irq_save(flags);
 	__perfctr_switch_thread(NULL, reader);
@@ -315,7 +315,7 @@ static void resume_after_grant_takes_zero_unread(struct kunit *test)
 	ctx->user_read_ok = true;
 	control->cpu_control.nractrs = 1;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(perfctr, control);
+	test_set_control(perfctr, control);
 	/* Left by another thread: the grant clears it. */
 	ctx->hw[0] = 1000;
 
@@ -323,10 +323,10 @@ static void resume_after_grant_takes_zero_unread(struct kunit *test)
 	reads = ctx->counter_reads;
 	__perfctr_switch_thread(NULL, perfctr);
 	grant_reads = ctx->counter_reads - reads;
-	start = perfctr->kstate->cpu_state.pmc[0].start;
+	start = perfctr->userpg->cpu_state.pmc[0].start;
 	fake_count(ctx, 0, 25);
 	reads = ctx->counter_reads;
-	vperfctr_sample(perfctr);
+	irqs_off(vperfctr_sample(perfctr));
 	sample_reads = ctx->counter_reads - reads;
 	fake_count(ctx, 0, 5);
 	__perfctr_switch_thread(perfctr, NULL);
@@ -335,7 +335,7 @@ static void resume_after_grant_takes_zero_unread(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grant_reads, 0);
 	KUNIT_EXPECT_EQ(test, start, 0);
 	KUNIT_EXPECT_EQ(test, sample_reads, 2);
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.pmc[0].sum, 30);
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->cpu_state.pmc[0].sum, 30);
 }
 
 /*
@@ -351,8 +351,8 @@ static struct vperfctr *second_thread(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
 	second = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, second);
-	vperfctr_set_control(ctx->perfctr, control);
-	vperfctr_set_control(second, control);
+	test_set_control(ctx->perfctr, control);
+	test_set_control(second, control);
 	return second;
 }
 
@@ -388,8 +388,8 @@ static void switch_reads_the_clock_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, in_reads, 1);
 	KUNIT_EXPECT_EQ(test, between_reads, 1);
 	KUNIT_EXPECT_EQ(test, out_reads, 1);
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 300);
-	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.tsc_sum, 600);
+	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.tsc_sum, 300);
+	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.tsc_sum, 600);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
 	vperfctr_put(second);
@@ -439,7 +439,7 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	__perfctr_switch_thread(second, first);
 	first_calls = ctx->switch_calls - first_calls;
 	fake_count(ctx, 1, 20);
-	vperfctr_sample(first);
+	irqs_off(vperfctr_sample(first));
 	fake_count(ctx, 1, 5);
 	ctx->tsc = 350;
 	calls = ctx->switch_calls;
@@ -458,19 +458,19 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	__perfctr_switch_thread(first, NULL);
 	local_irq_restore(flags);
 
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.tsc_sum, 400);
+	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.tsc_sum, 400);
 	/* 20 + 5, then 4 from zero, not from where the sample left it. */
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[0].sum, 29);
-	KUNIT_EXPECT_EQ(test, first->kstate->cpu_state.pmc[1].sum,
-			vperfctr_tsc_to_ns(first->kstate, 300) +
-			vperfctr_tsc_to_ns(first->kstate, 100));
-	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.tsc_sum, 100);
+	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.pmc[0].sum, 29);
+	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.pmc[1].sum,
+			vperfctr_tsc_to_ns(first->userpg, 300) +
+			vperfctr_tsc_to_ns(first->userpg, 100));
+	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.tsc_sum, 100);
 	/* None of the first thread's 25: the counters were zeroed. */
-	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[0].sum, 7);
-	KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[1].sum,
-			2 * vperfctr_tsc_to_ns(second->kstate, 50));
+	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[0].sum, 7);
+	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[1].sum,
+			2 * vperfctr_tsc_to_ns(second->userpg, 50));
 	if (cs)
-		KUNIT_EXPECT_EQ(test, second->kstate->cpu_state.pmc[2].sum, 2);
+		KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[2].sum, 2);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
 	KUNIT_EXPECT_TRUE(test, counting);
@@ -480,7 +480,7 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	KUNIT_EXPECT_EQ(test, first->last_cpu, cpu);
 	/* The driver stops what runs: the first thread's counters. */
 	if (calls)
-		KUNIT_EXPECT_PTR_EQ(test, prev, &first->kstate->cpu_state);
+		KUNIT_EXPECT_PTR_EQ(test, prev, &first->userpg->cpu_state);
 	vperfctr_put(second);
 	return calls;
 }
@@ -532,7 +532,7 @@ static void unreadable_counters_take_the_general_path(struct kunit *test)
 
 	local_irq_save(flags);
 	__perfctr_switch_thread(NULL, first);
-	first->kstate->flags &= ~VPERFCTR_STATE_RDPMC;
+	first->userpg->flags &= ~VPERFCTR_STATE_RDPMC;
 	__perfctr_switch_thread(first, second);
 	__perfctr_switch_thread(second, NULL);
 	local_irq_restore(flags);
@@ -563,7 +563,7 @@ static void imode_counters_take_the_general_path(struct kunit *test)
 	cc->pmc_map[1] = 1;
 	cc->ireset[1] = -1000;
 	second = second_thread(test, control);
-	KUNIT_EXPECT_FALSE(test, first->simple_switch);
+	KUNIT_EXPECT_FALSE(test, first->setup.simple_switch);
 
 	local_irq_save(flags);
 	__perfctr_switch_thread(NULL, first);
@@ -587,7 +587,7 @@ static void sleep_stops_and_wake_restarts_the_counters(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
 	int asleep_read, awake_read;
@@ -601,19 +601,19 @@ static void sleep_stops_and_wake_restarts_the_counters(struct kunit *test)
 	cc->pmc_map[0] = 1;
 	sw_control(control, 1, PERFCTR_SW_CONTEXT_SWITCHES, 0);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(perfctr, control);
+	test_set_control(perfctr, control);
 
 	local_irq_save(flags);
 	ctx->tsc = 0;
 	__perfctr_switch_thread(NULL, perfctr);
 	fake_count(ctx, 1, 10);
 	ctx->tsc = 100;
-	vperfctr_sleep(perfctr);
+	irqs_off(vperfctr_sleep(perfctr));
 	asleep_read = ctx->user_read;
 	asleep_oncpu = vperfctr_is_oncpu(perfctr);
 	ctx->hw[1] = 12345;
 	ctx->tsc = 1000;
-	vperfctr_wake(perfctr);
+	irqs_off(vperfctr_wake(perfctr));
 	awake_read = ctx->user_read;
 	awake_oncpu = vperfctr_is_oncpu(perfctr);
 	fake_count(ctx, 1, 5);
@@ -640,7 +640,7 @@ static void sleep_stops_and_wake_restarts_the_counters(struct kunit *test)
 static void live_names_what_runs_and_nothing_else(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
 
@@ -652,18 +652,18 @@ static void live_names_what_runs_and_nothing_else(struct kunit *test)
 	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
 	sw_control(control, 2, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, kstate->live, VPERFCTR_LIVE_TSC | BIT(0));
-	KUNIT_EXPECT_EQ(test, kstate->live_clock, BIT(1));
+	KUNIT_EXPECT_EQ(test, userpg->live, VPERFCTR_LIVE_TSC | BIT(0));
+	KUNIT_EXPECT_EQ(test, userpg->live_clock, BIT(1));
 
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->live, 0);
-	KUNIT_EXPECT_EQ(test, kstate->live_clock, 0);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->live, 0);
+	KUNIT_EXPECT_EQ(test, userpg->live_clock, 0);
 
 	/* An overflow stops the counters: only the TSC runs on. */
-	vperfctr_overflow(ctx->perfctr, 0);
-	vperfctr_resume(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->live, VPERFCTR_LIVE_TSC);
-	KUNIT_EXPECT_EQ(test, kstate->live_clock, 0);
+	irqs_off(vperfctr_overflow(ctx->perfctr, 0));
+	test_resume(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->live, VPERFCTR_LIVE_TSC);
+	KUNIT_EXPECT_EQ(test, userpg->live_clock, 0);
 }
 
 /*
@@ -674,7 +674,7 @@ static void live_names_what_runs_and_nothing_else(struct kunit *test)
 static void live_sends_unreadable_hardware_to_the_syscall(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
 
@@ -685,17 +685,17 @@ static void live_sends_unreadable_hardware_to_the_syscall(struct kunit *test)
 	cc->pmc_map[0] = 1;
 	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, kstate->live,
+	KUNIT_EXPECT_EQ(test, userpg->live,
 			VPERFCTR_LIVE_TSC | VPERFCTR_LIVE_SYSCALL);
-	KUNIT_EXPECT_EQ(test, kstate->live_clock, BIT(1));
+	KUNIT_EXPECT_EQ(test, userpg->live_clock, BIT(1));
 
-	vperfctr_suspend(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+	test_suspend(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->live, 0);
 
 	/* Without hardware counters running, nothing is the kernel's. */
-	vperfctr_overflow(ctx->perfctr, 0);
-	vperfctr_resume(ctx->perfctr);
-	KUNIT_EXPECT_EQ(test, kstate->live, VPERFCTR_LIVE_TSC);
+	irqs_off(vperfctr_overflow(ctx->perfctr, 0));
+	test_resume(ctx->perfctr);
+	KUNIT_EXPECT_EQ(test, userpg->live, VPERFCTR_LIVE_TSC);
 }
 
 /*
@@ -706,7 +706,7 @@ static void live_sends_unreadable_hardware_to_the_syscall(struct kunit *test)
 static void live_sums_are_what_a_sample_gives(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
 	struct perfctr_sum_ctrs live, sampled;
@@ -721,16 +721,16 @@ static void live_sums_are_what_a_sample_gives(struct kunit *test)
 	ctx->tsc = 1000;
 	ctx->hw[1] = 0xfffffff0;
 	start_control(test, ctx->perfctr, control);
-	kstate->cpu_state.pmc[2].sum = 7;
+	userpg->cpu_state.pmc[2].sum = 7;
 	ctx->tsc = 4000;
 	fake_count(ctx, 1, 0x20);	/* wraps at 32 bits */
 
-	seq = kstate->seq;
-	vperfctr_get_live_sums(ctx->perfctr, &live);
-	KUNIT_EXPECT_EQ(test, kstate->seq, seq);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[0].start, 0xfffffff0);
+	seq = userpg->seq;
+	irqs_off(vperfctr_get_live_sums(ctx->perfctr, &live));
+	KUNIT_EXPECT_EQ(test, userpg->seq, seq);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[0].start, 0xfffffff0);
 
-	vperfctr_sample(ctx->perfctr);
+	irqs_off(vperfctr_sample(ctx->perfctr));
 	vperfctr_get_sums(ctx->perfctr, &sampled);
 	KUNIT_EXPECT_EQ(test, live.tsc, 3000);
 	KUNIT_EXPECT_EQ(test, live.pmc[0], 0x20);
@@ -742,25 +742,25 @@ static void sampling_timer_samples_when_it_expires(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	unsigned int i;
 
 	use_fake_pmu(test, 32);
 	control->cpu_control.nractrs = 1;
 	start_control(test, perfctr, control);
-	KUNIT_ASSERT_GT(test, perfctr->sample_ticks, 0);
+	KUNIT_ASSERT_GT(test, perfctr->setup.sample_ticks, 0);
 
-	for (i = 1; i < perfctr->sample_ticks; i++) {
+	for (i = 1; i < perfctr->setup.sample_ticks; i++) {
 		fake_count(ctx, 0, 1000);
-		__perfctr_sample_thread(perfctr);
+		irqs_off(__perfctr_sample_thread(perfctr));
 	}
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
 	fake_count(ctx, 0, 1000);
-	__perfctr_sample_thread(perfctr);
+	irqs_off(__perfctr_sample_thread(perfctr));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1000ULL * i);
 	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(perfctr));
-	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->sample_ticks);
+	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->setup.sample_ticks);
 }
 
 /*
@@ -771,7 +771,7 @@ static void sampling_timer_counts_ticks_across_switches(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	unsigned int i;
 
@@ -780,18 +780,18 @@ static void sampling_timer_counts_ticks_across_switches(struct kunit *test)
 	ctx->pmu.cpu_khz = 1000000;
 	control->cpu_control.nractrs = 1;
 	start_control(test, perfctr, control);
-	KUNIT_ASSERT_GT(test, perfctr->sample_ticks, 1);
+	KUNIT_ASSERT_GT(test, perfctr->setup.sample_ticks, 1);
 
-	for (i = 1; i < perfctr->sample_ticks; i++) {
-		__perfctr_sample_thread(perfctr);
-		vperfctr_suspend(perfctr);
-		vperfctr_resume(perfctr);
+	for (i = 1; i < perfctr->setup.sample_ticks; i++) {
+		irqs_off(__perfctr_sample_thread(perfctr));
+		test_suspend(perfctr);
+		test_resume(perfctr);
 	}
 	fake_count(ctx, 0, 1000);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0);
-	__perfctr_sample_thread(perfctr);
+	irqs_off(__perfctr_sample_thread(perfctr));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1000);
-	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->sample_ticks);
+	KUNIT_EXPECT_EQ(test, perfctr->ticks_left, perfctr->setup.sample_ticks);
 }
 
 static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
@@ -807,7 +807,7 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	ctx->user_read_ok = true;
 	control->cpu_control.nractrs = 1;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(perfctr, control);
+	test_set_control(perfctr, control);
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
@@ -816,7 +816,7 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr->bad_cpus_allowed);
 	__perfctr_switch_thread(NULL, perfctr);
 	KUNIT_EXPECT_TRUE(test, vperfctr_is_oncpu(perfctr));
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 
 	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
 	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
@@ -832,10 +832,10 @@ static void resume_on_forbidden_cpu_stops_and_flags_sigill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->user_read_calls, calls + 1);
 
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(perfctr));
-	KUNIT_EXPECT_EQ(test, perfctr->kstate->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_EQ(test, perfctr->userpg->cpu_state.cstatus, 0);
 	KUNIT_EXPECT_TRUE(test, perfctr->pending_sigill);
 	/* Nor may the owner read the counters of a CPU that cannot count. */
-	KUNIT_EXPECT_FALSE(test, perfctr->kstate->flags & VPERFCTR_STATE_RDPMC);
+	KUNIT_EXPECT_FALSE(test, perfctr->userpg->flags & VPERFCTR_STATE_RDPMC);
 	KUNIT_EXPECT_EQ(test, ctx->user_read, 0);
 }
 
@@ -848,7 +848,7 @@ static void forbidden_cpu_stop_ends_the_overflow_restart(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	unsigned long flags;
 	int cpu, err;
@@ -862,14 +862,14 @@ static void forbidden_cpu_stop_ends_the_overflow_restart(struct kunit *test)
 	control->cpu_control.pmc_map[0] = 1;
 	control->cpu_control.ireset[0] = -10;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(perfctr, control);
+	test_set_control(perfctr, control);
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	__perfctr_switch_thread(NULL, perfctr);
 	fake_count(ctx, 1, 20);
-	ovf = vperfctr_suspend(perfctr);
-	vperfctr_overflow(perfctr, ovf);
+	ovf = test_suspend(perfctr);
+	irqs_off(vperfctr_overflow(perfctr, ovf));
 	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
 	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
 	__perfctr_switch_thread(NULL, perfctr);
@@ -877,19 +877,19 @@ static void forbidden_cpu_stop_ends_the_overflow_restart(struct kunit *test)
 	__perfctr_set_cpus_allowed(perfctr, cpu_possible_mask);
 	__perfctr_switch_thread(perfctr, NULL);
 	err = vperfctr_ireload(perfctr);
-	if (perfctr_cstatus_enabled(kstate->cpu_state.cstatus))
+	if (perfctr_cstatus_enabled(userpg->cpu_state.cstatus))
 		__perfctr_switch_thread(NULL, perfctr);
 	local_irq_restore(flags);
 
 	KUNIT_EXPECT_EQ(test, ovf, BIT(0));
 	KUNIT_EXPECT_TRUE(test, perfctr->pending_sigill);
 	KUNIT_EXPECT_EQ(test, err, -EINVAL);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.cstatus, 0);
-	KUNIT_EXPECT_FALSE(test, kstate->flags & VPERFCTR_STATE_OVERFLOW);
-	KUNIT_EXPECT_EQ(test, kstate->live, 0);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.cstatus, 0);
+	KUNIT_EXPECT_FALSE(test, userpg->flags & VPERFCTR_STATE_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, userpg->live, 0);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(perfctr));
 	if (vperfctr_is_oncpu(perfctr))
-		vperfctr_suspend(perfctr);
+		test_suspend(perfctr);
 }
 
 static struct kunit_case perfctr_counting_cases[] = {

@@ -74,7 +74,7 @@ static vm_fault_t vperfctr_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	struct vperfctr *perfctr = vma->vm_file->private_data;
-	struct page *page = virt_to_page(perfctr->kstate);
+	struct page *page = virt_to_page(perfctr->userpg);
 
 	if (!vma->vm_private_data)
 		return VM_FAULT_SIGBUS;
@@ -118,10 +118,10 @@ static const char *vperfctr_state_name(u32 flags, u32 cstatus)
 static void vperfctr_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct vperfctr *perfctr = file->private_data;
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 	struct task_struct *tsk = vperfctr_get_owner(perfctr);
-	u32 flags = READ_ONCE(kstate->flags);
-	u32 cstatus = READ_ONCE(kstate->cpu_state.cstatus);
+	u32 flags = READ_ONCE(userpg->flags);
+	u32 cstatus = READ_ONCE(userpg->cpu_state.cstatus);
 	const struct perfctr_cpu_control *cc = &perfctr->control.cpu_control;
 	unsigned int i, nractrs = READ_ONCE(cc->nractrs);
 	unsigned int nrctrs = min(nractrs + READ_ONCE(cc->nrictrs),

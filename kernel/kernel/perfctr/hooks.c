@@ -29,10 +29,12 @@ struct cpumask perfctr_cpus_forbidden_mask;
  */
 void __perfctr_sample_thread(struct vperfctr *perfctr)
 {
-	if (!perfctr->sample_ticks || !vperfctr_is_oncpu(perfctr))
+	lockdep_assert_irqs_disabled();
+
+	if (!perfctr->setup.sample_ticks || !vperfctr_is_oncpu(perfctr))
 		return;
 	if (--perfctr->ticks_left == 0) {
-		perfctr->ticks_left = perfctr->sample_ticks;
+		perfctr->ticks_left = perfctr->setup.sample_ticks;
 		vperfctr_sample(perfctr);
 	}
 }
@@ -40,7 +42,8 @@ void __perfctr_sample_thread(struct vperfctr *perfctr)
 /*
  * Under the runqueue lock: no task_lock() here (it nests outside), so the
  * state is freed only after an RCU grace period, and this runs with
- * interrupts off, inside one.
+ * interrupts off, inside one.  Also from a fork, for the child nobody else
+ * sees yet.
  */
 void __perfctr_set_cpus_allowed(struct vperfctr *perfctr,
 				const struct cpumask *new_mask)
@@ -71,12 +74,12 @@ void __perfctr_notify_resume(struct vperfctr *perfctr)
 /* The state, detached from its owner, lives on while files hold it. */
 static void vperfctr_detach(struct vperfctr *perfctr)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 
 	RCU_INIT_POINTER(perfctr->owner, NULL);
-	vperfctr_write_begin(kstate);
-	kstate->flags |= VPERFCTR_STATE_DETACHED;
-	vperfctr_write_end(kstate);
+	vperfctr_write_begin(userpg);
+	userpg->flags |= VPERFCTR_STATE_DETACHED;
+	vperfctr_write_end(userpg);
 	vperfctr_put(perfctr);
 }
 
@@ -102,12 +105,12 @@ static bool vperfctr_unlink_task(struct task_struct *tsk,
  * Stop @perfctr, attached to @tsk (current or frozen), and detach it.  Its
  * children stop propagating into it, and it propagates nothing.
  */
-void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr)
+void vperfctr_remove(struct task_struct *tsk, struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	vperfctr_stop(perfctr);
+	vperfctr_stop_counters(perfctr);
 	local_irq_restore(flags);
 	vperfctr_release_hw(perfctr);
 	vperfctr_new_generation(perfctr, false);
@@ -132,10 +135,10 @@ void __perfctr_exit_thread(struct task_struct *tsk)
 		return;
 	}
 	local_irq_save(flags);
-	vperfctr_stop(perfctr);
-	vperfctr_write_begin(perfctr->kstate);
-	perfctr->kstate->flags |= VPERFCTR_STATE_DEAD;
-	vperfctr_write_end(perfctr->kstate);
+	vperfctr_stop_counters(perfctr);
+	vperfctr_write_begin(perfctr->userpg);
+	perfctr->userpg->flags |= VPERFCTR_STATE_DEAD;
+	vperfctr_write_end(perfctr->userpg);
 	local_irq_restore(flags);
 	/* Not when the files on the state close: perf may use them now. */
 	vperfctr_release_hw(perfctr);
@@ -188,7 +191,7 @@ void __perfctr_release_task(struct task_struct *tsk)
 /* exec of a setuid program: what runs with privilege is not counted. */
 void __perfctr_drop_thread(struct task_struct *tsk)
 {
-	vperfctr_unlink(tsk, tsk->thread.perfctr);
+	vperfctr_remove(tsk, tsk->thread.perfctr);
 }
 
 /*

@@ -24,12 +24,12 @@
  */
 u64 vperfctr_itimer_ns(const struct vperfctr *perfctr)
 {
-	const struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	const struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	u32 cstatus = state->cstatus;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(cstatus);
 	u64 min = 0;
 
-	if (!(perfctr->sw_events & BIT(PERFCTR_SW_TASK_CLOCK)))
+	if (!(perfctr->setup.sw_events & BIT(PERFCTR_SW_TASK_CLOCK)))
 		return 0;
 	for (i = perfctr_cstatus_nractrs(cstatus); i < nrctrs; i++) {
 		u64 left;
@@ -66,21 +66,25 @@ void vperfctr_notify_owner(struct vperfctr *perfctr)
  *
  * Everything but the TSC stays stopped until vperfctr_iresume(), so the
  * signal handler does not count itself.  The signal is sent on the way
- * back to user mode: this runs in the context switch, in interrupts and
- * in NMIs, where the signal lock cannot be taken.  Interrupts off.
+ * back to user mode: this runs in the context switch, the tick, the
+ * task-clock timer, the page-fault hook and the overflow interrupt's
+ * irq_work, where the signal lock cannot be taken.
+ *
+ * Context: interrupts off.
  */
 void vperfctr_overflow(struct vperfctr *perfctr, u32 ovf_mask)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 
-	vperfctr_write_begin(kstate);
-	if (!(kstate->flags & VPERFCTR_STATE_OVERFLOW))
+	lockdep_assert_irqs_disabled();
+	vperfctr_write_begin(userpg);
+	if (!(userpg->flags & VPERFCTR_STATE_OVERFLOW))
 		perfctr->iresume_cstatus = state->cstatus;
 	state->cstatus = perfctr_cstatus_has_tsc(state->cstatus) ?
 			 PERFCTR_CSTATUS_TSC_ON : 0;
-	kstate->flags |= VPERFCTR_STATE_OVERFLOW;
-	vperfctr_write_end(kstate);
+	userpg->flags |= VPERFCTR_STATE_OVERFLOW;
+	vperfctr_write_end(userpg);
 	WRITE_ONCE(perfctr->pending_ovf, perfctr->pending_ovf | ovf_mask);
 	vperfctr_notify_owner(perfctr);
 }
@@ -142,7 +146,7 @@ void vperfctr_init_itimer(struct vperfctr *perfctr)
 void vperfctr_load_ireset(struct vperfctr *perfctr)
 {
 	const struct perfctr_cpu_control *cc = &perfctr->control.cpu_control;
-	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
 
 	for (i = cc->nractrs; i < nrctrs; i++) {
@@ -159,7 +163,7 @@ void vperfctr_load_ireset(struct vperfctr *perfctr)
 /* An interrupt-mode overflow stopped the counters and awaits a restart. */
 bool vperfctr_ireload_pending(const struct vperfctr *perfctr)
 {
-	return (perfctr->kstate->flags & VPERFCTR_STATE_OVERFLOW) &&
+	return (perfctr->userpg->flags & VPERFCTR_STATE_OVERFLOW) &&
 	       perfctr->control.cpu_control.nrictrs;
 }
 
@@ -174,14 +178,14 @@ bool vperfctr_ireload_pending(const struct vperfctr *perfctr)
  */
 int vperfctr_ireload(struct vperfctr *perfctr)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 
 	if (!vperfctr_ireload_pending(perfctr))
 		return -EINVAL;
-	vperfctr_write_begin(kstate);
-	kstate->cpu_state.cstatus = perfctr->iresume_cstatus;
-	kstate->flags &= ~VPERFCTR_STATE_OVERFLOW;
+	vperfctr_write_begin(userpg);
+	userpg->cpu_state.cstatus = perfctr->iresume_cstatus;
+	userpg->flags &= ~VPERFCTR_STATE_OVERFLOW;
 	vperfctr_load_ireset(perfctr);
-	vperfctr_write_end(kstate);
+	vperfctr_write_end(userpg);
 	return 0;
 }

@@ -17,7 +17,7 @@
 static void imode_hw_counter_keeps_its_value_across_switches(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	use_fake_pmu(test, 48);
@@ -29,15 +29,15 @@ static void imode_hw_counter_keeps_its_value_across_switches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->hw[1], BIT_ULL(48) - 1000);
 
 	fake_count(ctx, 1, 400);
-	KUNIT_EXPECT_EQ(test, vperfctr_suspend(ctx->perfctr), 0);
+	KUNIT_EXPECT_EQ(test, test_suspend(ctx->perfctr), 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 400);
 	/* Another thread used the counter; ours is reloaded on resume. */
 	ctx->hw[1] = 5;
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, ctx->hw[1], BIT_ULL(48) - 600);
 	fake_count(ctx, 1, 700);	/* overflows past zero */
 	/* The value tells, with or without the interrupt. */
-	KUNIT_EXPECT_EQ(test, vperfctr_suspend(ctx->perfctr), BIT(0));
+	KUNIT_EXPECT_EQ(test, test_suspend(ctx->perfctr), BIT(0));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1100);
 }
 
@@ -49,7 +49,7 @@ static void hw_overflow_found_by_sample_stops_counters(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct perfctr_cpu_state *state = &perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 
 	use_fake_pmu(test, 48);
@@ -64,13 +64,13 @@ static void hw_overflow_found_by_sample_stops_counters(struct kunit *test)
 
 	fake_count(ctx, 3, 49);
 	fake_count(ctx, 0, 49);
-	vperfctr_sample(perfctr);
+	irqs_off(vperfctr_sample(perfctr));
 	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, 0);
 	fake_count(ctx, 3, 2);
 	fake_count(ctx, 0, 2);
-	vperfctr_sample(perfctr);
+	irqs_off(vperfctr_sample(perfctr));
 	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, BIT(1));
-	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags &
+	KUNIT_EXPECT_TRUE(test, perfctr->userpg->flags &
 				VPERFCTR_STATE_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, state->cstatus, PERFCTR_CSTATUS_TSC_ON);
 	KUNIT_EXPECT_FALSE(test, ctx->enabled);
@@ -78,12 +78,12 @@ static void hw_overflow_found_by_sample_stops_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 51);
 
 	/* iresume reloads the preset and counts on. */
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 	KUNIT_ASSERT_EQ(test, vperfctr_ireload(perfctr), 0);
-	vperfctr_resume(perfctr);
+	test_resume(perfctr);
 	KUNIT_EXPECT_EQ(test, ctx->hw[3], BIT_ULL(48) - 50);
 	fake_count(ctx, 3, 10);
-	KUNIT_EXPECT_EQ(test, vperfctr_suspend(perfctr), 0);
+	KUNIT_EXPECT_EQ(test, test_suspend(perfctr), 0);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 61);
 }
 
@@ -91,7 +91,7 @@ static void imode_overflow_stops_all_but_tsc_until_iresume(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
 	struct vperfctr *perfctr = ctx->perfctr;
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 	struct vperfctr_control *control = new_control(test);
 	u32 faults = BIT(PERFCTR_SW_PAGE_FAULTS);
 	u32 cstatus, ovf;
@@ -104,35 +104,35 @@ static void imode_overflow_stops_all_but_tsc_until_iresume(struct kunit *test)
 	sw_control(control, 1, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
 	control->cpu_control.ireset[1] = -3;
 	start_control(test, perfctr, control);
-	cstatus = kstate->cpu_state.cstatus;
+	cstatus = userpg->cpu_state.cstatus;
 
-	ovf = vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 2);
+	irqs_off(ovf = vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 2));
 	KUNIT_EXPECT_EQ(test, ovf, 0);
-	ovf = vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 1);
+	irqs_off(ovf = vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 1));
 	KUNIT_EXPECT_EQ(test, ovf, BIT(1));
 
-	ovf |= vperfctr_suspend(perfctr);
-	vperfctr_overflow(perfctr, ovf);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.cstatus, PERFCTR_CSTATUS_TSC_ON);
-	KUNIT_EXPECT_TRUE(test, kstate->flags & VPERFCTR_STATE_OVERFLOW);
+	ovf |= test_suspend(perfctr);
+	irqs_off(vperfctr_overflow(perfctr, ovf));
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.cstatus, PERFCTR_CSTATUS_TSC_ON);
+	KUNIT_EXPECT_TRUE(test, userpg->flags & VPERFCTR_STATE_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, BIT(1));
 	/* Counts up to the overflow are kept, nothing counts after it. */
-	vperfctr_resume(perfctr);
-	vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 10);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[0].sum, 3);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[1].sum, 3);
+	test_resume(perfctr);
+	irqs_off(vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 10));
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[0].sum, 3);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[1].sum, 3);
 
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 	KUNIT_EXPECT_EQ(test, vperfctr_ireload(perfctr), 0);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.cstatus, cstatus);
-	KUNIT_EXPECT_FALSE(test, kstate->flags & VPERFCTR_STATE_OVERFLOW);
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.cstatus, cstatus);
+	KUNIT_EXPECT_FALSE(test, userpg->flags & VPERFCTR_STATE_OVERFLOW);
 	KUNIT_EXPECT_EQ(test, perfctr->icount[1], -3);
 	/* The overflow's signal, not sent yet, is sent all the same. */
 	KUNIT_EXPECT_EQ(test, perfctr->pending_ovf, BIT(1));
 	KUNIT_EXPECT_EQ(test, vperfctr_ireload(perfctr), -EINVAL);
-	vperfctr_resume(perfctr);
-	vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 1);
-	KUNIT_EXPECT_EQ(test, kstate->cpu_state.pmc[0].sum, 4);
+	test_resume(perfctr);
+	irqs_off(vperfctr_count_events(perfctr, faults, PERFCTR_SW_USR, 1));
+	KUNIT_EXPECT_EQ(test, userpg->cpu_state.pmc[0].sum, 4);
 }
 
 static struct kunit_case perfctr_imode_cases[] = {

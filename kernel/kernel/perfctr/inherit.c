@@ -73,7 +73,7 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 		return NULL;
 	/* Cannot fail: the parent holds the counter hardware already. */
 	if (parent->hw_reserved) {
-		if (arch_perfctr_reserve()) {
+		if (static_call(perfctr_reserve)()) {
 			vperfctr_put(child);
 			return NULL;
 		}
@@ -111,7 +111,7 @@ static void vperfctr_add_sums(struct perfctr_sum_ctrs *to,
  */
 void vperfctr_propagate(struct vperfctr *child)
 {
-	const struct perfctr_cpu_state *state = &child->kstate->cpu_state;
+	const struct perfctr_cpu_state *state = &child->userpg->cpu_state;
 	struct perfctr_sum_ctrs sums;
 	struct vperfctr *target;
 	unsigned int i, n;
@@ -124,7 +124,7 @@ void vperfctr_propagate(struct vperfctr *child)
 	 */
 	spin_lock(&child->children_lock);
 	child->released = true;
-	n = min(max(child->kstate->nrsums, child->children_nrsums),
+	n = min(max(child->userpg->nrsums, child->children_nrsums),
 		PERFCTR_MAX_NRCTRS);
 	sums.tsc = state->tsc_sum + child->children.tsc;
 	for (i = 0; i < n; i++)

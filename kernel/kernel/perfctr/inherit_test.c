@@ -21,12 +21,12 @@
 /* Sums as counting leaves them: only the first nrsums are other than 0. */
 static void set_sums(struct vperfctr *perfctr, u64 tsc, u64 pmc0)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
+	struct vperfctr_state *userpg = perfctr->userpg;
 
-	kstate->cpu_state.tsc_sum = tsc;
-	kstate->cpu_state.pmc[0].sum = pmc0;
-	if (pmc0 && !kstate->nrsums)
-		kstate->nrsums = 1;
+	userpg->cpu_state.tsc_sum = tsc;
+	userpg->cpu_state.pmc[0].sum = pmc0;
+	if (pmc0 && !userpg->nrsums)
+		userpg->nrsums = 1;
 }
 
 static void inherited_state_has_control_and_zero_sums(struct kunit *test)
@@ -38,17 +38,17 @@ static void inherited_state_has_control_and_zero_sums(struct kunit *test)
 	control->cpu_control.tsc_on = 1;
 	control->cpu_control.nractrs = 1;
 	sw_control(control, 0, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	vperfctr_set_control(parent, control);
+	test_set_control(parent, control);
 	set_sums(parent, 100, 10);
 
 	child = vperfctr_inherit(parent);
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	KUNIT_EXPECT_EQ(test, memcmp(&child->control, control,
 				     sizeof(*control)), 0);
-	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.cstatus,
-			parent->kstate->cpu_state.cstatus);
-	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.tsc_sum, 0);
-	KUNIT_EXPECT_EQ(test, child->kstate->cpu_state.pmc[0].sum, 0);
+	KUNIT_EXPECT_EQ(test, child->userpg->cpu_state.cstatus,
+			parent->userpg->cpu_state.cstatus);
+	KUNIT_EXPECT_EQ(test, child->userpg->cpu_state.tsc_sum, 0);
+	KUNIT_EXPECT_EQ(test, child->userpg->cpu_state.pmc[0].sum, 0);
 	KUNIT_EXPECT_PTR_EQ(test, child->parent, parent);
 	KUNIT_EXPECT_EQ(test, child->parent_id, parent->inheritance_id);
 	KUNIT_EXPECT_NE(test, child->inheritance_id, parent->inheritance_id);
@@ -77,7 +77,7 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	tsc_control(control, 1);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
-	vperfctr_set_control(parent, control);
+	test_set_control(parent, control);
 	cpu = raw_smp_processor_id();
 	cpumask_copy(&child->cpus_mask, cpumask_of(cpu));
 
@@ -96,7 +96,7 @@ static void child_notes_the_forbidden_cpus_it_may_run_on(struct kunit *test)
 /*
  * At a fork, the child's control is installed by copying what was
  * computed for its parent's: the child's state must be what
- * vperfctr_set_control() of the same control makes of a new state.  The
+ * test_set_control() of the same control makes of a new state.  The
  * parent has since resumed on a forbidden CPU, which took its user-mode
  * reads away; the child's are its own, if it has hardware counters.
  */
@@ -112,37 +112,37 @@ static void expect_inherited_as_set(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, set);
 	KUNIT_ASSERT_NOT_NULL(test, copied);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, true), 0);
-	vperfctr_set_control(parent, control);
-	parent->kstate->flags &= ~VPERFCTR_STATE_RDPMC;
-	vperfctr_set_control(set, &parent->control);
+	test_set_control(parent, control);
+	parent->userpg->flags &= ~VPERFCTR_STATE_RDPMC;
+	test_set_control(set, &parent->control);
 	vperfctr_inherit_control(copied, parent);
 
 	KUNIT_EXPECT_EQ(test, memcmp(&copied->control, &set->control,
 				     sizeof(set->control)), 0);
-	KUNIT_EXPECT_EQ(test, copied->nrhw, set->nrhw);
-	KUNIT_EXPECT_EQ(test, copied->sw_events, set->sw_events);
-	KUNIT_EXPECT_EQ(test, copied->clock_pmcs, set->clock_pmcs);
-	KUNIT_EXPECT_EQ(test, copied->event_pmcs, set->event_pmcs);
-	KUNIT_EXPECT_EQ(test, memcmp(copied->fault_pmcs, set->fault_pmcs,
-				     sizeof(set->fault_pmcs)), 0);
-	KUNIT_EXPECT_EQ(test, copied->hw_pmcs, set->hw_pmcs);
-	KUNIT_EXPECT_EQ(test, copied->restart_pmcs, set->restart_pmcs);
-	KUNIT_EXPECT_EQ(test, copied->imode_pmcs, set->imode_pmcs);
-	KUNIT_EXPECT_EQ(test, copied->simple_switch, set->simple_switch);
+	KUNIT_EXPECT_EQ(test, copied->setup.nrhw, set->setup.nrhw);
+	KUNIT_EXPECT_EQ(test, copied->setup.sw_events, set->setup.sw_events);
+	KUNIT_EXPECT_EQ(test, copied->setup.clock_pmcs, set->setup.clock_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->setup.event_pmcs, set->setup.event_pmcs);
+	KUNIT_EXPECT_EQ(test, memcmp(copied->setup.fault_pmcs, set->setup.fault_pmcs,
+				     sizeof(set->setup.fault_pmcs)), 0);
+	KUNIT_EXPECT_EQ(test, copied->setup.hw_pmcs, set->setup.hw_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->setup.restart_pmcs, set->setup.restart_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->setup.imode_pmcs, set->setup.imode_pmcs);
+	KUNIT_EXPECT_EQ(test, copied->setup.simple_switch, set->setup.simple_switch);
 	KUNIT_EXPECT_EQ(test, copied->live_on, set->live_on);
-	KUNIT_EXPECT_EQ(test, copied->sample_ticks, set->sample_ticks);
+	KUNIT_EXPECT_EQ(test, copied->setup.sample_ticks, set->setup.sample_ticks);
 	KUNIT_EXPECT_EQ(test, copied->ticks_left, set->ticks_left);
 	KUNIT_EXPECT_EQ(test, copied->iresume_cstatus, set->iresume_cstatus);
 	KUNIT_EXPECT_EQ(test, memcmp(copied->icount, set->icount,
 				     sizeof(set->icount)), 0);
-	KUNIT_EXPECT_EQ(test, copied->plan.nr, set->plan.nr);
-	KUNIT_EXPECT_EQ(test, memcmp(&copied->plan, &set->plan,
+	KUNIT_EXPECT_EQ(test, copied->setup.plan.nr, set->setup.plan.nr);
+	KUNIT_EXPECT_EQ(test, memcmp(&copied->setup.plan, &set->setup.plan,
 				     offsetof(struct perfctr_plan,
-					      write[set->plan.nr])), 0);
+					      write[set->setup.plan.nr])), 0);
 	/* The whole page, but for the sequence count nobody read. */
-	a = set->kstate;
-	b = copied->kstate;
-	KUNIT_EXPECT_EQ(test, !!(b->flags & VPERFCTR_STATE_RDPMC), !!set->nrhw);
+	a = set->userpg;
+	b = copied->userpg;
+	KUNIT_EXPECT_EQ(test, !!(b->flags & VPERFCTR_STATE_RDPMC), !!set->setup.nrhw);
 	seq = b->seq;
 	b->seq = a->seq;
 	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(*a)), 0);
@@ -208,8 +208,8 @@ static void inherited_sw_control_is_the_control_set(struct kunit *test)
 	before->cpu_control.pmc_map[0] = 1;
 	before->cpu_control.pmc_map[1] = 2;
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(before, true), 0);
-	vperfctr_set_control(ctx->perfctr, before);
-	KUNIT_ASSERT_EQ(test, ctx->perfctr->plan.nr, 2);
+	test_set_control(ctx->perfctr, before);
+	KUNIT_ASSERT_EQ(test, ctx->perfctr->setup.plan.nr, 2);
 	control->cpu_control.tsc_on = 1;
 	control->cpu_control.nractrs = 1;
 	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
@@ -246,9 +246,9 @@ static void exited_thread_leaves_its_state_to_its_reaper(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, hooked);
 	KUNIT_EXPECT_PTR_EQ(test, exited, perfctr);
 	KUNIT_EXPECT_NULL(test, reaped);
-	KUNIT_EXPECT_TRUE(test, perfctr->kstate->flags & VPERFCTR_STATE_DEAD);
+	KUNIT_EXPECT_TRUE(test, perfctr->userpg->flags & VPERFCTR_STATE_DEAD);
 	KUNIT_EXPECT_TRUE(test,
-			  perfctr->kstate->flags & VPERFCTR_STATE_DETACHED);
+			  perfctr->userpg->flags & VPERFCTR_STATE_DETACHED);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(perfctr->owner));
 	/* Only the test's reference is left. */
 	KUNIT_EXPECT_EQ(test, refcount_read(&perfctr->refcount), 1);
@@ -262,7 +262,7 @@ static void propagation_adds_child_and_grandchildren(struct kunit *test)
 	struct vperfctr *child, *grandchild;
 
 	control->cpu_control.tsc_on = 1;
-	vperfctr_set_control(root, control);
+	test_set_control(root, control);
 	child = vperfctr_inherit(root);
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	grandchild = vperfctr_inherit(child);
@@ -276,7 +276,7 @@ static void propagation_adds_child_and_grandchildren(struct kunit *test)
 	vperfctr_propagate(child);
 	KUNIT_EXPECT_EQ(test, root->children.tsc, 75);
 	KUNIT_EXPECT_EQ(test, root->children.pmc[0], 3);
-	KUNIT_EXPECT_EQ(test, root->kstate->cpu_state.tsc_sum, 0);
+	KUNIT_EXPECT_EQ(test, root->userpg->cpu_state.tsc_sum, 0);
 	vperfctr_put(grandchild);
 	vperfctr_put(child);
 }
@@ -288,7 +288,7 @@ static void late_grandchild_is_forwarded_to_root(struct kunit *test)
 	struct vperfctr *child, *grandchild;
 
 	control->cpu_control.tsc_on = 1;
-	vperfctr_set_control(root, control);
+	test_set_control(root, control);
 	child = vperfctr_inherit(root);
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	grandchild = vperfctr_inherit(child);
@@ -312,7 +312,7 @@ static void new_control_stops_propagation_and_clears_children(struct kunit *test
 	struct vperfctr *early, *late;
 
 	control->cpu_control.tsc_on = 1;
-	vperfctr_set_control(root, control);
+	test_set_control(root, control);
 	early = vperfctr_inherit(root);
 	KUNIT_ASSERT_NOT_NULL(test, early);
 	set_sums(early, 40, 0);
@@ -342,7 +342,7 @@ static void child_with_own_control_propagates_nothing(struct kunit *test)
 	struct vperfctr *child;
 
 	control->cpu_control.tsc_on = 1;
-	vperfctr_set_control(root, control);
+	test_set_control(root, control);
 	child = vperfctr_inherit(root);
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	vperfctr_new_generation(child, true);
@@ -367,18 +367,18 @@ static void children_sums_past_own_sums_reach_root(struct kunit *test)
 	control->cpu_control.nractrs = 4;
 	for (i = 0; i < 4; i++)
 		sw_control(control, i, PERFCTR_SW_PAGE_FAULTS, PERFCTR_SW_USR);
-	vperfctr_set_control(root, control);
+	test_set_control(root, control);
 	child = vperfctr_inherit(root);
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	grandchild = vperfctr_inherit(child);
 	KUNIT_ASSERT_NOT_NULL(test, grandchild);
 
-	grandchild->kstate->cpu_state.pmc[3].sum = 7;
+	grandchild->userpg->cpu_state.pmc[3].sum = 7;
 	vperfctr_propagate(grandchild);
 	KUNIT_EXPECT_EQ(test, child->children.pmc[3], 7);
 	/* Enabling nothing keeps the sums, all 0 here, and the id. */
-	vperfctr_set_control(child, new_control(test));
-	KUNIT_EXPECT_EQ(test, child->kstate->nrsums, 0);
+	test_set_control(child, new_control(test));
+	KUNIT_EXPECT_EQ(test, child->userpg->nrsums, 0);
 	vperfctr_propagate(child);
 	KUNIT_EXPECT_EQ(test, root->children.pmc[3], 7);
 	KUNIT_EXPECT_EQ(test, root->children_nrsums, 4);

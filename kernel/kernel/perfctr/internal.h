@@ -18,7 +18,52 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/static_call.h>
 #include <linux/types.h>
+
+/**
+ * struct vperfctr_setup - what a control implies, computed once
+ * @nrhw:	how many of the control's counters are hardware counters
+ * @sw_events:	bit mask of the software events the control counts
+ * @clock_pmcs:	the control's task-clock counters
+ * @event_pmcs:	the control's other software counters, which count events
+ * @fault_pmcs:	those that count a page fault, by the mode it happened in
+ *		(0: user, 1: kernel) and its kind (0: minor, 1: major)
+ * @hw_pmcs:	the control's hardware counters
+ * @restart_pmcs: those of them that the driver restarts from zero at
+ *		every resume (arch_perfctr_counter_restarts())
+ * @imode_pmcs: the control's interrupt-mode counters
+ * @simple_switch: the control has hardware counters, none that restarts
+ *	or counts in interrupt mode, and does not count context switches: a
+ *	switch between two such may hand the counters from one to the other
+ *	(counting.c)
+ * @user_read:	the control has hardware counters and user mode may read
+ *		them (arch_perfctr_has_user_read())
+ * @sample_ticks: sampling timer interval in ticks, 0 for none
+ * @width:	each counter's width in bits, 64 for a software counter
+ * @plan:	how the driver starts the hardware counters
+ *		(arch_perfctr_prepare()), if there are any
+ *
+ * vperfctr_setup_control() fills it from a checked control, in process
+ * context, as perf's event_init fills struct hw_perf_event;
+ * vperfctr_set_control() installs it with the control, and a fork copies
+ * it whole.
+ */
+struct vperfctr_setup {
+	u32			nrhw;
+	u32			sw_events;
+	u32			clock_pmcs;
+	u32			event_pmcs;
+	u32			fault_pmcs[2][2];
+	u32			hw_pmcs;
+	u32			restart_pmcs;
+	u32			imode_pmcs;
+	bool			simple_switch;
+	bool			user_read;
+	unsigned int		sample_ticks;
+	u8			width[PERFCTR_MAX_NRCTRS];
+	struct perfctr_plan	plan;
+};
 
 /**
  * struct vperfctr - the virtual counter state of one thread
@@ -26,7 +71,7 @@
  *		open file, one per state that inherited from this one
  * @owner:	the thread while attached, NULL once detached; RCU so that a
  *		file holder can find the owner while it is being reaped
- * @kstate:	the counters and their sums, in a zeroed page of its own that
+ * @userpg:	the counters and their sums, in a zeroed page of its own that
  *		user space may map read-only; no kernel pointer lives there
  * @control:	the control last set by vperfctr_control()
  * @children_lock: protects @children, @inheritance_id and @released
@@ -42,27 +87,11 @@
  *		control changed
  * @rcu:	to free the state after a grace period, for
  *		perfctr_set_cpus_allowed(), which runs under the runqueue lock
- * @nrhw:	how many of the control's counters are hardware counters
- * @sw_events:	bit mask of the software events the control counts
- * @clock_pmcs:	the control's task-clock counters
- * @event_pmcs:	the control's other software counters, which count events
- * @fault_pmcs:	those that count a page fault, by the mode it happened in
- *		(0: user, 1: kernel) and its kind (0: minor, 1: major)
- * @hw_pmcs:	the control's hardware counters
- * @restart_pmcs: those of them that the driver restarts from zero at
- *		every resume (arch_perfctr_counter_restarts())
- * @plan:	how the driver starts them (arch_perfctr_prepare()), while
- *		there are any
- * @imode_pmcs: the control's interrupt-mode counters
- * @simple_switch: the control has hardware counters, none that restarts
- *	or counts in interrupt mode, and does not count context switches: a
- *	switch between two such may hand the counters from one to the other
- *	(counting.c)
+ * @setup:	what @control implies (vperfctr_setup_control())
  * @live_on:	the page's live word while all the control's counters run
  * @run_clocks:	the task-clock counters the last resume started
  * @run_hw:	the hardware counters it started
  * @run_imode:	the interrupt-mode counters it started
- * @sample_ticks: sampling timer interval in ticks, 0 for none
  * @ticks_left:	ticks until the next sample
  * @last_cpu:	CPU the owner last resumed on, -1 before the first resume
  * @iresume_cstatus: cstatus to restore on vperfctr_iresume()
@@ -76,13 +105,13 @@
  *		(arch_perfctr_reserve()) until the control changes, the
  *		counters stop for good at exit or unlink, or the state is freed
  *
- * The fields from @nrhw on are the owner's: they change with interrupts
+ * The fields from @setup on are the owner's: they change with interrupts
  * off on the owner's CPU, or while the owner is frozen under ptrace.
  */
 struct vperfctr {
 	refcount_t			refcount;
 	struct task_struct __rcu	*owner;
-	struct vperfctr_state		*kstate;
+	struct vperfctr_state		*userpg;
 	struct vperfctr_control		control;
 
 	spinlock_t			children_lock;	/* children*, *_id, released */
@@ -94,21 +123,11 @@ struct vperfctr {
 	u64				parent_id;
 	struct rcu_head			rcu;
 
-	u32				nrhw;
-	u32				sw_events;
-	u32				clock_pmcs;
-	u32				event_pmcs;
-	u32				fault_pmcs[2][2];
-	u32				hw_pmcs;
-	u32				restart_pmcs;
-	struct perfctr_plan		plan;
-	u32				imode_pmcs;
-	bool				simple_switch;
+	struct vperfctr_setup		setup;
 	u64				live_on;
 	u32				run_clocks;
 	u32				run_hw;
 	u32				run_imode;
-	unsigned int			sample_ticks;
 	unsigned int			ticks_left;
 	int				last_cpu;
 	u32				iresume_cstatus;
@@ -119,6 +138,54 @@ struct vperfctr {
 	bool				pending_sigill;
 	bool				hw_reserved;
 };
+
+/*
+ * The counter driver, called through static calls: each is the
+ * arch_perfctr_*() function of <linux/perfctr_pmu.h>, a direct call where
+ * the architecture patches call sites (HAVE_STATIC_CALL_INLINE), and the
+ * core's KUnit tests put a fake driver in its place (test_helpers.c).
+ */
+DECLARE_STATIC_CALL(perfctr_pmu, arch_perfctr_pmu);
+DECLARE_STATIC_CALL(perfctr_tsc_khz, arch_perfctr_tsc_khz);
+DECLARE_STATIC_CALL(perfctr_read_tsc, arch_perfctr_read_tsc);
+DECLARE_STATIC_CALL(perfctr_check_counter, arch_perfctr_check_counter);
+DECLARE_STATIC_CALL(perfctr_check_control, arch_perfctr_check_control);
+DECLARE_STATIC_CALL(perfctr_counter_width, arch_perfctr_counter_width);
+DECLARE_STATIC_CALL(perfctr_counter_restarts, arch_perfctr_counter_restarts);
+DECLARE_STATIC_CALL(perfctr_read_counter, arch_perfctr_read_counter);
+DECLARE_STATIC_CALL(perfctr_write_counter, arch_perfctr_write_counter);
+DECLARE_STATIC_CALL(perfctr_prepare, arch_perfctr_prepare);
+DECLARE_STATIC_CALL(perfctr_enable, arch_perfctr_enable);
+DECLARE_STATIC_CALL(perfctr_disable, arch_perfctr_disable);
+DECLARE_STATIC_CALL(perfctr_switch, arch_perfctr_switch);
+DECLARE_STATIC_CALL(perfctr_reserve, arch_perfctr_reserve);
+DECLARE_STATIC_CALL(perfctr_release, arch_perfctr_release);
+DECLARE_STATIC_CALL(perfctr_has_user_read, arch_perfctr_has_user_read);
+DECLARE_STATIC_CALL(perfctr_user_read, arch_perfctr_user_read);
+
+/*
+ * The clock and a hardware counter as the context switch reads them:
+ * inline where the architecture can (KUnit's stubs of
+ * arch_perfctr_read_tsc() and arch_perfctr_read_counter() replace the
+ * register reads there), else through the driver.
+ */
+static __always_inline u64 vperfctr_read_tsc(void)
+{
+#ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
+	return arch_perfctr_read_tsc_inline();
+#else
+	return static_call(perfctr_read_tsc)();
+#endif
+}
+
+static __always_inline u64 vperfctr_read_counter(u32 map)
+{
+#ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
+	return arch_perfctr_read_counter_inline(map);
+#else
+	return static_call(perfctr_read_counter)(map);
+#endif
+}
 
 /* state.c */
 struct vperfctr *vperfctr_alloc(void);
@@ -135,18 +202,18 @@ static inline void vperfctr_get(struct vperfctr *perfctr)
  * The page's sequence count, as in seqcount_t but shared with user space:
  * only the owner's CPU (or a ptracer while the owner is frozen) writes.
  */
-static inline void vperfctr_write_begin(struct vperfctr_state *kstate)
+static inline void vperfctr_write_begin(struct vperfctr_state *userpg)
 {
-	WRITE_ONCE(kstate->seq, kstate->seq + 1);
+	WRITE_ONCE(userpg->seq, userpg->seq + 1);
 	/* An odd seq is visible before any change to the page. */
 	smp_wmb();
 }
 
-static inline void vperfctr_write_end(struct vperfctr_state *kstate)
+static inline void vperfctr_write_end(struct vperfctr_state *userpg)
 {
 	/* Every change to the page is visible before seq is even again. */
 	smp_wmb();
-	WRITE_ONCE(kstate->seq, kstate->seq + 1);
+	WRITE_ONCE(userpg->seq, userpg->seq + 1);
 }
 
 /* counting.c */
@@ -154,7 +221,7 @@ u32 vperfctr_suspend(struct vperfctr *perfctr);
 void vperfctr_resume(struct vperfctr *perfctr);
 void vperfctr_sample(struct vperfctr *perfctr);
 void vperfctr_sample_checked(struct vperfctr *perfctr, u32 ovf);
-void vperfctr_stop(struct vperfctr *perfctr);
+void vperfctr_stop_counters(struct vperfctr *perfctr);
 void vperfctr_sleep(struct vperfctr *perfctr);
 void vperfctr_wake(struct vperfctr *perfctr);
 void vperfctr_get_sums(const struct vperfctr *perfctr,
@@ -164,7 +231,7 @@ void vperfctr_get_live_sums(const struct vperfctr *perfctr,
 
 static inline bool vperfctr_is_oncpu(const struct vperfctr *perfctr)
 {
-	return perfctr->kstate->flags & VPERFCTR_STATE_ONCPU;
+	return perfctr->userpg->flags & VPERFCTR_STATE_ONCPU;
 }
 
 /* The nractrs and nrictrs fields of cstatus: 0 when no counter runs. */
@@ -204,26 +271,29 @@ static inline int vperfctr_perf_paranoid(void)
 
 int vperfctr_check_control(const struct vperfctr_control *control,
 			   bool allow_kernel);
+void vperfctr_setup_control(const struct perfctr_cpu_control *cc,
+			    struct vperfctr_setup *setup);
 void vperfctr_set_control(struct vperfctr *perfctr,
-			  const struct vperfctr_control *control);
+			  const struct vperfctr_control *control,
+			  const struct vperfctr_setup *setup);
 void vperfctr_inherit_control(struct vperfctr *perfctr,
 			      const struct vperfctr *from);
 unsigned int vperfctr_sample_interval(u32 width, u32 khz);
 
 /* software.c */
-void vperfctr_time_set(struct vperfctr_state *kstate);
+void vperfctr_time_set(struct vperfctr_state *userpg);
 
 /*
  * A TSC interval in ns, with the factors of the page, as user space
  * computes it.
  */
-static inline u64 vperfctr_tsc_to_ns(const struct vperfctr_state *kstate,
+static inline u64 vperfctr_tsc_to_ns(const struct vperfctr_state *userpg,
 				     u64 delta)
 {
 	/* The same value: a 64-bit product holds a period below 2^32 ticks. */
 	if (delta <= U32_MAX)
-		return delta * kstate->time_mult >> kstate->time_shift;
-	return mul_u64_u32_shr(delta, kstate->time_mult, kstate->time_shift);
+		return delta * userpg->time_mult >> userpg->time_shift;
+	return mul_u64_u32_shr(delta, userpg->time_mult, userpg->time_shift);
 }
 
 int vperfctr_check_software(const struct perfctr_cpu_control *cc,
@@ -231,7 +301,7 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 			  u64 n);
 u32 vperfctr_count_fault(struct vperfctr *perfctr, bool user, bool major);
-void vperfctr_add_fault_pmc(struct vperfctr *perfctr, unsigned int i,
+void vperfctr_add_fault_pmc(struct vperfctr_setup *setup, unsigned int i,
 			    u32 event, u64 evntsel);
 
 static inline bool vperfctr_map_is_software(u32 map)
@@ -275,7 +345,7 @@ static inline bool vperfctr_icount_add(struct vperfctr *perfctr,
 }
 
 /* hooks.c */
-void vperfctr_unlink(struct task_struct *tsk, struct vperfctr *perfctr);
+void vperfctr_remove(struct task_struct *tsk, struct vperfctr *perfctr);
 
 /* file.c */
 extern const struct file_operations vperfctr_fops;

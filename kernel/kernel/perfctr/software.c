@@ -44,21 +44,21 @@ static void vperfctr_time_update(u32 khz)
 
 /**
  * vperfctr_time_set - give a page the factors of the TSC's rate now
- * @kstate: the page, inside its sequence count or not yet shown
+ * @userpg: the page, inside its sequence count or not yet shown
  *
  * Both are 0 for a TSC of unknown rate.  Process context.
  */
-void vperfctr_time_set(struct vperfctr_state *kstate)
+void vperfctr_time_set(struct vperfctr_state *userpg)
 {
-	u32 khz = arch_perfctr_tsc_khz();
+	u32 khz = static_call(perfctr_tsc_khz)();
 	u64 factors;
 
 	/* Pairs with vperfctr_time_update(): the factors of this rate. */
 	if (khz != smp_load_acquire(&vperfctr_time_khz))
 		vperfctr_time_update(khz);
 	factors = READ_ONCE(vperfctr_time_factors);
-	kstate->time_mult = (u32)factors;
-	kstate->time_shift = factors >> 32;
+	userpg->time_mult = (u32)factors;
+	userpg->time_shift = factors >> 32;
 }
 
 /*
@@ -68,24 +68,25 @@ void vperfctr_time_set(struct vperfctr_state *kstate)
 static __always_inline u32 vperfctr_count_pmcs(struct vperfctr *perfctr,
 					       unsigned long pmcs, u64 n)
 {
-	struct vperfctr_state *kstate = perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	u32 cstatus = state->cstatus;
 	unsigned int i;
 	u32 ovf = 0;
 
+	lockdep_assert_irqs_disabled();
 	/* None run while an overflow has the counters stopped. */
 	pmcs &= BIT_ULL(perfctr_cstatus_nrctrs(cstatus)) - 1;
 	if (!pmcs)
 		return 0;
-	vperfctr_write_begin(kstate);
+	vperfctr_write_begin(userpg);
 	for_each_set_bit(i, &pmcs, PERFCTR_MAX_NRCTRS) {
 		state->pmc[i].sum += n;
 		if (vperfctr_is_imode(cstatus, i) &&
 		    vperfctr_icount_add(perfctr, i, n))
 			ovf |= BIT(i);
 	}
-	vperfctr_write_end(kstate);
+	vperfctr_write_end(userpg);
 	return ovf;
 }
 
@@ -102,13 +103,13 @@ u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
 			  u64 n)
 {
 	const u64 *evntsel = perfctr->control.cpu_control.evntsel;
-	unsigned long candidates = perfctr->event_pmcs, pmcs = 0;
+	unsigned long candidates = perfctr->setup.event_pmcs, pmcs = 0;
 	unsigned int i;
 
-	if (!(perfctr->sw_events & events))
+	if (!(perfctr->setup.sw_events & events))
 		return 0;
 	for_each_set_bit(i, &candidates, PERFCTR_MAX_NRCTRS) {
-		u32 event = perfctr->kstate->cpu_state.pmc[i].map &
+		u32 event = perfctr->userpg->cpu_state.pmc[i].map &
 			    ~PERFCTR_MAP_SOFTWARE;
 
 		if ((events & BIT(event)) &&
@@ -131,7 +132,7 @@ u32 vperfctr_count_events(struct vperfctr *perfctr, u32 events, u32 mode,
  */
 u32 vperfctr_count_fault(struct vperfctr *perfctr, bool user, bool major)
 {
-	return vperfctr_count_pmcs(perfctr, perfctr->fault_pmcs[!user][major],
+	return vperfctr_count_pmcs(perfctr, perfctr->setup.fault_pmcs[!user][major],
 				   1);
 }
 
@@ -143,7 +144,7 @@ void __perfctr_account_fault(struct vperfctr *perfctr,
 			     struct pt_regs *regs, bool major)
 {
 	bool user = regs && user_mode(regs);
-	u32 pmcs = perfctr->fault_pmcs[!user][major];
+	u32 pmcs = perfctr->setup.fault_pmcs[!user][major];
 	unsigned long flags;
 	u32 ovf;
 
@@ -167,12 +168,12 @@ static bool vperfctr_sw_is_fault(u32 event)
 
 /**
  * vperfctr_add_fault_pmc - set a counter aside for the faults it counts
- * @perfctr: the state whose control is being set
+ * @setup: the setup of the control being set up
  * @i: the counter, a software one
  * @event: its PERFCTR_SW_* event
  * @evntsel: its mode bits
  */
-void vperfctr_add_fault_pmc(struct vperfctr *perfctr, unsigned int i,
+void vperfctr_add_fault_pmc(struct vperfctr_setup *setup, unsigned int i,
 			    u32 event, u64 evntsel)
 {
 	unsigned int user;
@@ -183,9 +184,9 @@ void vperfctr_add_fault_pmc(struct vperfctr *perfctr, unsigned int i,
 		if (!(evntsel & (user ? PERFCTR_SW_USR : PERFCTR_SW_OS)))
 			continue;
 		if (event != PERFCTR_SW_MAJOR_FAULTS)
-			perfctr->fault_pmcs[!user][0] |= BIT(i);
+			setup->fault_pmcs[!user][0] |= BIT(i);
 		if (event != PERFCTR_SW_MINOR_FAULTS)
-			perfctr->fault_pmcs[!user][1] |= BIT(i);
+			setup->fault_pmcs[!user][1] |= BIT(i);
 	}
 }
 
@@ -199,7 +200,7 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 
 	if (event < 1 || event > PERFCTR_SW_MAX)
 		return -EINVAL;
-	if (event == PERFCTR_SW_TASK_CLOCK && !arch_perfctr_tsc_khz())
+	if (event == PERFCTR_SW_TASK_CLOCK && !static_call(perfctr_tsc_khz)())
 		return -EINVAL;
 	if (vperfctr_sw_is_fault(event)) {
 		if (!evntsel ||

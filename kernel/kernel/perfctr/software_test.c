@@ -3,7 +3,6 @@
  * KUnit tests of the software counters: their validation, faults by mode
  * and kind, task-clock.
  */
-#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/math64.h>
@@ -75,7 +74,7 @@ static void fault_counters(struct vperfctr_control *control)
 static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	u32 minor_usr = BIT(PERFCTR_SW_PAGE_FAULTS) |
 			BIT(PERFCTR_SW_MINOR_FAULTS);
@@ -87,12 +86,14 @@ static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->pmc[3].width, 64);
 
+	local_irq_disable();
 	vperfctr_count_events(ctx->perfctr, minor_usr, PERFCTR_SW_USR, 5);
 	vperfctr_count_events(ctx->perfctr, minor_usr, PERFCTR_SW_OS, 2);
 	vperfctr_count_events(ctx->perfctr, major_os, PERFCTR_SW_OS, 1);
 	/* Not counted by any: a context switch. */
 	vperfctr_count_events(ctx->perfctr, BIT(PERFCTR_SW_CONTEXT_SWITCHES),
 			      0, 1);
+	local_irq_enable();
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 5);
 	KUNIT_EXPECT_EQ(test, state->pmc[2].sum, 2);
@@ -108,12 +109,12 @@ static void fault_counters_count_by_mode_and_kind(struct kunit *test)
 static void faults_count_in_their_own_counters(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	unsigned int i;
 	u64 sum;
-	u32 seq;
+	u32 seq, ovf;
 
 	control->cpu_control.nractrs = 5;
 	fault_counters(control);
@@ -121,10 +122,10 @@ static void faults_count_in_their_own_counters(struct kunit *test)
 	start_control(test, ctx->perfctr, control);
 
 	for (i = 0; i < 5; i++)
-		vperfctr_count_fault(ctx->perfctr, true, false);
+		irqs_off(vperfctr_count_fault(ctx->perfctr, true, false));
 	for (i = 0; i < 2; i++)
-		vperfctr_count_fault(ctx->perfctr, false, false);
-	vperfctr_count_fault(ctx->perfctr, false, true);
+		irqs_off(vperfctr_count_fault(ctx->perfctr, false, false));
+	irqs_off(vperfctr_count_fault(ctx->perfctr, false, true));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 5);
 	KUNIT_EXPECT_EQ(test, state->pmc[2].sum, 2);
@@ -132,26 +133,27 @@ static void faults_count_in_their_own_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[4].sum, 0);
 
 	/* Only user-mode minor faults now: a kernel-mode one counts nowhere. */
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	control = new_control(test);
 	control->cpu_control.nractrs = 1;
 	sw_control(control, 0, PERFCTR_SW_MINOR_FAULTS, PERFCTR_SW_USR);
 	start_control(test, ctx->perfctr, control);
-	seq = kstate->seq;
+	seq = userpg->seq;
 	sum = state->pmc[0].sum;
-	KUNIT_EXPECT_EQ(test, vperfctr_count_fault(ctx->perfctr, false, false),
-			0);
-	KUNIT_EXPECT_EQ(test, vperfctr_count_fault(ctx->perfctr, true, true), 0);
-	KUNIT_EXPECT_EQ(test, kstate->seq, seq);
+	irqs_off(ovf = vperfctr_count_fault(ctx->perfctr, false, false));
+	KUNIT_EXPECT_EQ(test, ovf, 0);
+	irqs_off(ovf = vperfctr_count_fault(ctx->perfctr, true, true));
+	KUNIT_EXPECT_EQ(test, ovf, 0);
+	KUNIT_EXPECT_EQ(test, userpg->seq, seq);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, sum);
-	vperfctr_count_fault(ctx->perfctr, true, false);
+	irqs_off(vperfctr_count_fault(ctx->perfctr, true, false));
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, sum + 1);
 }
 
 static void task_clock_counts_ns_on_cpu(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct perfctr_cpu_state *state = &ctx->perfctr->kstate->cpu_state;
+	struct perfctr_cpu_state *state = &ctx->perfctr->userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	u64 on_cpu = 0;
 
@@ -161,18 +163,18 @@ static void task_clock_counts_ns_on_cpu(struct kunit *test)
 	start_control(test, ctx->perfctr, control);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 1000000);
 	ctx->tsc += 3000000;
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	on_cpu += 3000000;
 	ctx->tsc += 50000000;		/* asleep */
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	ctx->tsc += 2000000;
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	on_cpu += 2000000;
-	KUNIT_EXPECT_NE(test, ctx->perfctr->kstate->time_mult, 0);
+	KUNIT_EXPECT_NE(test, ctx->perfctr->userpg->time_mult, 0);
 	KUNIT_EXPECT_LE(test, state->pmc[0].sum -
-			vperfctr_tsc_to_ns(ctx->perfctr->kstate, on_cpu) + 1, 2);
+			vperfctr_tsc_to_ns(ctx->perfctr->userpg, on_cpu) + 1, 2);
 	KUNIT_EXPECT_LT(test, state->pmc[0].sum,
-			vperfctr_tsc_to_ns(ctx->perfctr->kstate, on_cpu * 2));
+			vperfctr_tsc_to_ns(ctx->perfctr->userpg, on_cpu * 2));
 }
 
 static u32 tsc_khz_for_test;
@@ -190,36 +192,36 @@ static u32 fake_tsc_khz(void)
 static void task_clock_follows_a_refined_tsc_rate(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr_state *kstate = ctx->perfctr->kstate;
-	struct perfctr_cpu_state *state = &kstate->cpu_state;
+	struct vperfctr_state *userpg = ctx->perfctr->userpg;
+	struct perfctr_cpu_state *state = &userpg->cpu_state;
 	struct vperfctr_control *control = new_control(test);
 	u64 sum;
 
-	kunit_activate_static_stub(test, arch_perfctr_tsc_khz, fake_tsc_khz);
+	static_call_update(perfctr_tsc_khz, fake_tsc_khz);
 	tsc_khz_for_test = 1000000;		/* 1 GHz: a tick is 1 ns */
 	control->cpu_control.nractrs = 1;
 	sw_control(control, 0, PERFCTR_SW_TASK_CLOCK, 0);
 	ctx->tsc = 1000;
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(kstate, 1000000), 1000000);
+	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(userpg, 1000000), 1000000);
 
 	tsc_khz_for_test = 2000000;		/* refined: 2 GHz */
 	ctx->tsc += 4000;
-	vperfctr_suspend(ctx->perfctr);
-	vperfctr_resume(ctx->perfctr);
+	test_suspend(ctx->perfctr);
+	test_resume(ctx->perfctr);
 	ctx->tsc += 4000;
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8000);
 
 	/* A new control: the new rate, for the kernel and the page alike. */
 	start_control(test, ctx->perfctr, control);
-	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(kstate, 1000000), 500000);
+	KUNIT_EXPECT_EQ(test, vperfctr_tsc_to_ns(userpg, 1000000), 500000);
 	sum = state->pmc[0].sum;
 	ctx->tsc += 4000;
-	vperfctr_suspend(ctx->perfctr);
+	test_suspend(ctx->perfctr);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum - sum, 2000);
-	KUNIT_EXPECT_EQ(test, mul_u64_u32_shr(4000, kstate->time_mult,
-					      kstate->time_shift), 2000);
+	KUNIT_EXPECT_EQ(test, mul_u64_u32_shr(4000, userpg->time_mult,
+					      userpg->time_shift), 2000);
 }
 
 static struct kunit_case perfctr_software_cases[] = {

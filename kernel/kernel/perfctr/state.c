@@ -51,6 +51,25 @@
 
 static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
 
+/* The counter driver, as internal.h says. */
+DEFINE_STATIC_CALL(perfctr_pmu, arch_perfctr_pmu);
+DEFINE_STATIC_CALL(perfctr_tsc_khz, arch_perfctr_tsc_khz);
+DEFINE_STATIC_CALL(perfctr_read_tsc, arch_perfctr_read_tsc);
+DEFINE_STATIC_CALL(perfctr_check_counter, arch_perfctr_check_counter);
+DEFINE_STATIC_CALL(perfctr_check_control, arch_perfctr_check_control);
+DEFINE_STATIC_CALL(perfctr_counter_width, arch_perfctr_counter_width);
+DEFINE_STATIC_CALL(perfctr_counter_restarts, arch_perfctr_counter_restarts);
+DEFINE_STATIC_CALL(perfctr_read_counter, arch_perfctr_read_counter);
+DEFINE_STATIC_CALL(perfctr_write_counter, arch_perfctr_write_counter);
+DEFINE_STATIC_CALL(perfctr_prepare, arch_perfctr_prepare);
+DEFINE_STATIC_CALL(perfctr_enable, arch_perfctr_enable);
+DEFINE_STATIC_CALL(perfctr_disable, arch_perfctr_disable);
+DEFINE_STATIC_CALL(perfctr_switch, arch_perfctr_switch);
+DEFINE_STATIC_CALL(perfctr_reserve, arch_perfctr_reserve);
+DEFINE_STATIC_CALL(perfctr_release, arch_perfctr_release);
+DEFINE_STATIC_CALL(perfctr_has_user_read, arch_perfctr_has_user_read);
+DEFINE_STATIC_CALL(perfctr_user_read, arch_perfctr_user_read);
+
 /*
  * A few pages of states freed on this CPU, for the next ones, as fork.c
  * keeps stacks: a process tree that counts allocates one at every fork
@@ -64,20 +83,20 @@ static DEFINE_PER_CPU(struct vperfctr_state *,
 
 static struct vperfctr_state *vperfctr_page_alloc(void)
 {
-	struct vperfctr_state *kstate;
+	struct vperfctr_state *userpg;
 	unsigned int i;
 
 	for (i = 0; i < VPERFCTR_CACHED_PAGES; i++) {
-		kstate = this_cpu_xchg(vperfctr_cached_pages[i], NULL);
-		if (!kstate)
+		userpg = this_cpu_xchg(vperfctr_cached_pages[i], NULL);
+		if (!userpg)
 			continue;
-		if (memcg_kmem_charge_page(virt_to_page(kstate),
+		if (memcg_kmem_charge_page(virt_to_page(userpg),
 					   GFP_KERNEL_ACCOUNT, 0)) {
-			free_page((unsigned long)kstate);
+			free_page((unsigned long)userpg);
 			return NULL;
 		}
-		memset(kstate, 0, sizeof(*kstate));
-		return kstate;
+		memset(userpg, 0, sizeof(*userpg));
+		return userpg;
 	}
 	return (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
 }
@@ -86,21 +105,21 @@ static struct vperfctr_state *vperfctr_page_alloc(void)
  * Kept only if nothing else holds the page: a get_user_pages() of the
  * mapping may outlive it, and must not see the next state's counts.
  */
-static void vperfctr_page_free(struct vperfctr_state *kstate)
+static void vperfctr_page_free(struct vperfctr_state *userpg)
 {
-	struct page *page = virt_to_page(kstate);
+	struct page *page = virt_to_page(userpg);
 	unsigned int i;
 
 	if (page_ref_count(page) == 1) {
 		for (i = 0; i < VPERFCTR_CACHED_PAGES; i++) {
 			if (this_cpu_cmpxchg(vperfctr_cached_pages[i], NULL,
-					     kstate) == NULL) {
+					     userpg) == NULL) {
 				memcg_kmem_uncharge_page(page, 0);
 				return;
 			}
 		}
 	}
-	free_page((unsigned long)kstate);
+	free_page((unsigned long)userpg);
 }
 
 /**
@@ -118,8 +137,8 @@ struct vperfctr *vperfctr_alloc(void)
 	perfctr = kzalloc(sizeof(*perfctr), GFP_KERNEL_ACCOUNT);
 	if (!perfctr)
 		return NULL;
-	perfctr->kstate = vperfctr_page_alloc();
-	if (!perfctr->kstate) {
+	perfctr->userpg = vperfctr_page_alloc();
+	if (!perfctr->userpg) {
 		kfree(perfctr);
 		return NULL;
 	}
@@ -129,9 +148,9 @@ struct vperfctr *vperfctr_alloc(void)
 	vperfctr_new_generation(perfctr, false);
 	perfctr->last_cpu = -1;
 	vperfctr_init_itimer(perfctr);
-	perfctr->kstate->magic = VPERFCTR_STATE_MAGIC;
-	perfctr->kstate->abi_version = PERFCTR_ABI_VERSION;
-	vperfctr_time_set(perfctr->kstate);
+	perfctr->userpg->magic = VPERFCTR_STATE_MAGIC;
+	perfctr->userpg->abi_version = PERFCTR_ABI_VERSION;
+	vperfctr_time_set(perfctr->userpg);
 	return perfctr;
 }
 
@@ -148,7 +167,7 @@ void vperfctr_release_hw(struct vperfctr *perfctr)
 {
 	if (perfctr->hw_reserved) {
 		perfctr->hw_reserved = false;
-		arch_perfctr_release();
+		static_call(perfctr_release)();
 	}
 }
 
@@ -173,7 +192,7 @@ void vperfctr_put(struct vperfctr *perfctr)
 		 * after a grace period, pages would go back to the buddy
 		 * allocator, and a fork come to take one from there.
 		 */
-		vperfctr_page_free(perfctr->kstate);
+		vperfctr_page_free(perfctr->userpg);
 		kfree_rcu(perfctr, rcu);
 		perfctr = parent;
 	}

@@ -206,16 +206,6 @@ static int vperfctr_restrict_cpus(struct task_struct *tsk)
 	return ret;
 }
 
-static bool vperfctr_control_has_hw(const struct perfctr_cpu_control *cc)
-{
-	unsigned int i;
-
-	for (i = 0; i < cc->nractrs + cc->nrictrs; i++)
-		if (!vperfctr_map_is_software(cc->pmc_map[i]))
-			return true;
-	return false;
-}
-
 /*
  * Install @control in @perfctr, whose owner @tsk is the caller or frozen.
  * The counter hardware is reserved, and the owner kept off the CPUs that
@@ -225,22 +215,27 @@ static bool vperfctr_control_has_hw(const struct perfctr_cpu_control *cc)
 static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 			    const struct vperfctr_control *control)
 {
-	bool want_hw = vperfctr_control_has_hw(&control->cpu_control);
+	struct vperfctr_setup *setup __free(kfree) =
+		kmalloc(sizeof(*setup), GFP_KERNEL);
+	bool want_hw, user_read, restart;
 	unsigned long flags;
-	bool user_read, restart;
 	int ret;
 
+	if (!setup)
+		return -ENOMEM;
+	vperfctr_setup_control(&control->cpu_control, setup);
+	want_hw = setup->nrhw;
 	if (want_hw) {
 		/* Affinity is changed only for a control that is set. */
 		if (!perfctr->hw_reserved) {
-			ret = arch_perfctr_reserve();
+			ret = static_call(perfctr_reserve)();
 			if (ret)
 				return ret;
 		}
 		ret = vperfctr_restrict_cpus(tsk);
 		if (ret) {
 			if (!perfctr->hw_reserved)
-				arch_perfctr_release();
+				static_call(perfctr_release)();
 			return ret;
 		}
 	}
@@ -248,12 +243,12 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 	local_irq_save(flags);
 	if (vperfctr_is_oncpu(perfctr))
 		vperfctr_suspend(perfctr);
-	user_read = perfctr->kstate->flags & VPERFCTR_STATE_RDPMC;
-	vperfctr_set_control(perfctr, control);
-	restart = perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus);
+	user_read = perfctr->userpg->flags & VPERFCTR_STATE_RDPMC;
+	vperfctr_set_control(perfctr, control, setup);
+	restart = perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus);
 	if (tsk == current) {
-		if (user_read || perfctr->kstate->flags & VPERFCTR_STATE_RDPMC)
-			arch_perfctr_user_read(perfctr->kstate->flags &
+		if (user_read || perfctr->userpg->flags & VPERFCTR_STATE_RDPMC)
+			static_call(perfctr_user_read)(perfctr->userpg->flags &
 					       VPERFCTR_STATE_RDPMC);
 		if (restart) {
 			perfctr->last_cpu = smp_processor_id();
@@ -341,7 +336,7 @@ SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
 	if (tsk)
-		vperfctr_unlink(tsk, perfctr);
+		vperfctr_remove(tsk, perfctr);
 	return 0;
 }
 
@@ -368,7 +363,7 @@ static bool vperfctr_read_own_sums(struct vperfctr *perfctr,
 	if (rcu_access_pointer(perfctr->owner) != current)
 		return false;
 	local_irq_save(flags);
-	if (!perfctr_cstatus_nrictrs(perfctr->kstate->cpu_state.cstatus)) {
+	if (!perfctr_cstatus_nrictrs(perfctr->userpg->cpu_state.cstatus)) {
 		vperfctr_get_live_sums(perfctr, sum);
 		done = true;
 	}
@@ -380,9 +375,9 @@ static bool vperfctr_read_own_sums(struct vperfctr *perfctr,
  * The sums, and @extra if asked for, with the owner frozen; the caller
  * copies them out once it is thawed.
  */
-static int vperfctr_read_state(struct vperfctr *perfctr,
-			       struct perfctr_sum_ctrs *sum,
-			       struct vperfctr_read_extra *extra)
+static int vperfctr_snapshot(struct vperfctr *perfctr,
+			     struct perfctr_sum_ctrs *sum,
+			     struct vperfctr_read_extra *extra)
 {
 	unsigned long flags;
 
@@ -430,7 +425,7 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 		struct perfctr_sum_ctrs __user *, childrenp)
 {
 	struct vperfctr_read_extra *extra __free(kfree) = NULL;
-	/* Every byte written by vperfctr_read_state() before it is copied. */
+	/* Every byte written by vperfctr_snapshot() before it is copied. */
 	struct perfctr_sum_ctrs sum __uninitialized;
 	struct vperfctr *perfctr;
 	int ret;
@@ -444,7 +439,7 @@ SYSCALL_DEFINE4(vperfctr_read, int, fd,
 		if (!extra)
 			return -ENOMEM;
 	}
-	ret = vperfctr_read_state(perfctr, &sum, extra);
+	ret = vperfctr_snapshot(perfctr, &sum, extra);
 	if (ret)
 		return ret;
 	if ((sump && copy_to_user(sump, &sum, sizeof(sum))) ||
@@ -497,7 +492,7 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 			vperfctr_suspend(perfctr);
 		ret = vperfctr_ireload(perfctr);
 		if (tsk == current &&
-		    perfctr_cstatus_enabled(perfctr->kstate->cpu_state.cstatus))
+		    perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus))
 			vperfctr_resume(perfctr);
 	}
 	local_irq_restore(flags);

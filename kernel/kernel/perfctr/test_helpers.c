@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the KUnit tests of the core share: a state per test, and the TSC
- * and the counter hardware replaced by static stubs (a fake PMU of four
- * counters of configurable width), so every count in the tests is exact.
+ * What the KUnit tests of the core share: a state per test, and a fake
+ * driver in the real one's place (a fake PMU of four counters of
+ * configurable width, and a fake TSC), put there through the core's
+ * static calls, so every count in the tests is exact.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/irqflags.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/perfctr_pmu.h>
 
@@ -25,6 +29,29 @@ static u64 fake_read_tsc(void)
 	return ctx->tsc;
 }
 
+/* The real driver back in place, at the end of every test. */
+static void restore_driver(void *unused)
+{
+	static_call_update(perfctr_pmu, arch_perfctr_pmu);
+	static_call_update(perfctr_tsc_khz, arch_perfctr_tsc_khz);
+	static_call_update(perfctr_read_tsc, arch_perfctr_read_tsc);
+	static_call_update(perfctr_check_counter, arch_perfctr_check_counter);
+	static_call_update(perfctr_check_control, arch_perfctr_check_control);
+	static_call_update(perfctr_counter_width, arch_perfctr_counter_width);
+	static_call_update(perfctr_counter_restarts,
+			   arch_perfctr_counter_restarts);
+	static_call_update(perfctr_read_counter, arch_perfctr_read_counter);
+	static_call_update(perfctr_write_counter, arch_perfctr_write_counter);
+	static_call_update(perfctr_prepare, arch_perfctr_prepare);
+	static_call_update(perfctr_enable, arch_perfctr_enable);
+	static_call_update(perfctr_disable, arch_perfctr_disable);
+	static_call_update(perfctr_switch, arch_perfctr_switch);
+	static_call_update(perfctr_reserve, arch_perfctr_reserve);
+	static_call_update(perfctr_release, arch_perfctr_release);
+	static_call_update(perfctr_has_user_read, arch_perfctr_has_user_read);
+	static_call_update(perfctr_user_read, arch_perfctr_user_read);
+}
+
 int vperfctr_test_init(struct kunit *test)
 {
 	struct vperfctr_test_ctx *ctx;
@@ -34,7 +61,13 @@ int vperfctr_test_init(struct kunit *test)
 	ctx->perfctr = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, ctx->perfctr);
 	test->priv = ctx;
-	kunit_activate_static_stub(test, arch_perfctr_read_tsc, fake_read_tsc);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_driver,
+							NULL), 0);
+	static_call_update(perfctr_read_tsc, fake_read_tsc);
+	/* The inline reads of the switch: at the register boundary. */
+	if (IS_ENABLED(CONFIG_HAVE_PERFCTR_INLINE_READS))
+		kunit_activate_static_stub(test, arch_perfctr_read_tsc,
+					   fake_read_tsc);
 	return 0;
 }
 
@@ -153,26 +186,22 @@ void use_fake_pmu(struct kunit *test, u32 width)
 	ctx->pmu = *arch_perfctr_pmu();
 	ctx->pmu.nrctrs = ARRAY_SIZE(ctx->hw);
 	ctx->pmu.ctr_width = width;
-	kunit_activate_static_stub(test, arch_perfctr_read_counter,
-				   fake_read_counter);
-	kunit_activate_static_stub(test, arch_perfctr_write_counter,
-				   fake_write_counter);
-	kunit_activate_static_stub(test, arch_perfctr_counter_width,
-				   fake_counter_width);
-	kunit_activate_static_stub(test, arch_perfctr_counter_restarts,
-				   fake_counter_restarts);
-	kunit_activate_static_stub(test, arch_perfctr_check_control,
-				   fake_check_control);
-	kunit_activate_static_stub(test, arch_perfctr_prepare, fake_prepare);
-	kunit_activate_static_stub(test, arch_perfctr_enable, fake_enable);
-	kunit_activate_static_stub(test, arch_perfctr_disable, fake_disable);
-	kunit_activate_static_stub(test, arch_perfctr_switch, fake_switch);
-	kunit_activate_static_stub(test, arch_perfctr_check_counter,
-				   fake_check_counter);
-	kunit_activate_static_stub(test, arch_perfctr_pmu, fake_pmu);
-	kunit_activate_static_stub(test, arch_perfctr_has_user_read,
-				   fake_has_user_read);
-	kunit_activate_static_stub(test, arch_perfctr_user_read, fake_user_read);
+	static_call_update(perfctr_read_counter, fake_read_counter);
+	if (IS_ENABLED(CONFIG_HAVE_PERFCTR_INLINE_READS))
+		kunit_activate_static_stub(test, arch_perfctr_read_counter,
+					   fake_read_counter);
+	static_call_update(perfctr_write_counter, fake_write_counter);
+	static_call_update(perfctr_counter_width, fake_counter_width);
+	static_call_update(perfctr_counter_restarts, fake_counter_restarts);
+	static_call_update(perfctr_check_control, fake_check_control);
+	static_call_update(perfctr_prepare, fake_prepare);
+	static_call_update(perfctr_enable, fake_enable);
+	static_call_update(perfctr_disable, fake_disable);
+	static_call_update(perfctr_switch, fake_switch);
+	static_call_update(perfctr_check_counter, fake_check_counter);
+	static_call_update(perfctr_pmu, fake_pmu);
+	static_call_update(perfctr_has_user_read, fake_has_user_read);
+	static_call_update(perfctr_user_read, fake_user_read);
 	ctx->user_read = -1;
 }
 
@@ -206,9 +235,49 @@ void start_tsc(struct kunit *test, u64 at)
 
 	tsc_control(&control, 1);
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(&control, false), 0);
-	vperfctr_set_control(ctx->perfctr, &control);
+	test_set_control(ctx->perfctr, &control);
 	ctx->tsc = at;
-	vperfctr_resume(ctx->perfctr);
+	test_resume(ctx->perfctr);
+}
+
+/*
+ * The core's entry points as their callers reach them: a control set up
+ * in process context and installed, and the counters suspended and
+ * resumed, with interrupts off.
+ */
+void test_set_control(struct vperfctr *perfctr,
+		      const struct vperfctr_control *control)
+{
+	struct vperfctr_setup *setup = kmalloc(sizeof(*setup), GFP_KERNEL);
+	unsigned long flags;
+
+	if (WARN_ON(!setup))
+		return;
+	vperfctr_setup_control(&control->cpu_control, setup);
+	local_irq_save(flags);
+	vperfctr_set_control(perfctr, control, setup);
+	local_irq_restore(flags);
+	kfree(setup);
+}
+
+u32 test_suspend(struct vperfctr *perfctr)
+{
+	unsigned long flags;
+	u32 ovf;
+
+	local_irq_save(flags);
+	ovf = vperfctr_suspend(perfctr);
+	local_irq_restore(flags);
+	return ovf;
+}
+
+void test_resume(struct vperfctr *perfctr)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	vperfctr_resume(perfctr);
+	local_irq_restore(flags);
 }
 
 /* A zeroed control, too big for a test's stack frame. */
@@ -226,8 +295,8 @@ void start_control(struct kunit *test, struct vperfctr *perfctr,
 		   struct vperfctr_control *control)
 {
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, true), 0);
-	vperfctr_set_control(perfctr, control);
-	vperfctr_resume(perfctr);
+	test_set_control(perfctr, control);
+	test_resume(perfctr);
 }
 
 void sw_control(struct vperfctr_control *control, unsigned int i,

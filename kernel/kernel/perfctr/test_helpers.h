@@ -7,9 +7,24 @@
 #define _KERNEL_PERFCTR_TEST_HELPERS_H
 
 #include <kunit/test.h>
+#include <linux/irqflags.h>
 #include <linux/perfctr_pmu.h>
 
 struct vperfctr;
+struct vperfctr_control;
+
+/*
+ * A call as the core's callers make it, and as the contract of the
+ * driver has it: interrupts off.
+ */
+#define irqs_off(call)					\
+	do {						\
+		unsigned long __flags;			\
+							\
+		local_irq_save(__flags);		\
+		call;					\
+		local_irq_restore(__flags);		\
+	} while (0)
 
 struct vperfctr_test_ctx {
 	struct vperfctr *perfctr;
@@ -41,5 +56,9 @@ void start_control(struct kunit *test, struct vperfctr *perfctr,
 		   struct vperfctr_control *control);
 void sw_control(struct vperfctr_control *control, unsigned int i,
 		u32 event, u64 evntsel);
+void test_set_control(struct vperfctr *perfctr,
+		      const struct vperfctr_control *control);
+u32 test_suspend(struct vperfctr *perfctr);
+void test_resume(struct vperfctr *perfctr);
 
 #endif /* _KERNEL_PERFCTR_TEST_HELPERS_H */

@@ -2,8 +2,8 @@
 /*
  * perfex from end to end, against a fake kernel.
  *
- * perfex's main() is built in as perfex_main(), and its calls to
- * perfctr_info_read() as calls to fake_perfctr_info_read().  This
+ * perfex's perfex_main() is linked in, and perfex_info_read points to
+ * fake_perfctr_info_read().  This
  * program defines syscall() and fstatfs(), so the library linked into it
  * sees a "kernel" with perfctr: a state is a memfd named "vperfctr", and
  * reads return the sums and children sums set in fake_kernel.  With
@@ -42,7 +42,7 @@
 #include "parse.h"
 #include "tap.h"
 
-int perfex_main(int argc, char **argv);
+#include "../perfex.h"
 
 static struct {
 	int no_perfctr;			/* every call fails with ENOSYS */
@@ -91,9 +91,7 @@ static const struct perfctr_sum_ctrs *next_sums;	/* NULL: the usual */
 static int next_info_errno;	/* the next run cannot read its info */
 static int next_hw_busy, next_live, next_busy_reads;
 
-int fake_perfctr_info_read(struct perfctr_info *info);
-
-int fake_perfctr_info_read(struct perfctr_info *info)
+static int fake_perfctr_info_read(struct perfctr_info *info)
 {
 	if (fake_kernel->info_errno == EPROTO)
 		*info = fake_kernel->info;	/* filled in all the same */
@@ -1651,6 +1649,7 @@ int main(void)
 {
 	int fd;
 
+	perfex_info_read = fake_perfctr_info_read;
 	fake_kernel = mmap(NULL, sizeof(*fake_kernel), PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (fake_kernel == MAP_FAILED)

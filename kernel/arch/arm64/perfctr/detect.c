@@ -25,7 +25,6 @@
 #include <linux/perfctr_pmu.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
-#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <clocksource/arm_arch_timer.h>
 #include <asm/arm_pmuv3.h>
@@ -34,17 +33,11 @@
 
 static struct pmuv3_desc pmuv3_desc __ro_after_init;
 
-/**
- * pmuv3_active_desc - the description the driver works from
- *
- * Return: the boot-time description; a KUnit test replaces it with a
- * made-up PMU.
+/*
+ * The description the driver works from: the boot-time one; the KUnit
+ * tests point it at a made-up PMU, and back.
  */
-const struct pmuv3_desc *pmuv3_active_desc(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(pmuv3_active_desc);
-	return &pmuv3_desc;
-}
+const struct pmuv3_desc *pmuv3_active_desc __read_mostly = &pmuv3_desc;
 
 /**
  * arch_perfctr_pmu - the description of the counter hardware
@@ -53,9 +46,7 @@ const struct pmuv3_desc *pmuv3_active_desc(void)
  */
 const struct perfctr_pmu *arch_perfctr_pmu(void)
 {
-	/* The core's KUnit tests replace the driver here. */
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_pmu);
-	return &pmuv3_active_desc()->pmu;
+	return &pmuv3_active_desc->pmu;
 }
 
 /**
@@ -67,7 +58,6 @@ const struct perfctr_pmu *arch_perfctr_pmu(void)
  */
 u32 arch_perfctr_tsc_khz(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_tsc_khz);
 	return arch_timer_get_rate() / 1000;
 }
 

@@ -14,6 +14,7 @@
 #include <asm/sysreg.h>
 
 #include "../../../kernel/perfctr/internal.h"
+#include "../../../kernel/perfctr/test_helpers.h"
 
 #define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
 
@@ -50,13 +51,13 @@ static u64 count_loop(struct kunit *test, unsigned long n, u64 preset)
 	/* Nothing else uses perf's hardware events while KUnit runs. */
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	perfctr->hw_reserved = true;
-	vperfctr_set_control(perfctr, &control);
+	test_set_control(perfctr, &control);
 
 	local_irq_save(flags);
 	arch_perfctr_write_counter(0, preset);
-	vperfctr_resume(perfctr);
+	test_resume(perfctr);
 	loop10(n);
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 	local_irq_restore(flags);
 
 	vperfctr_get_sums(perfctr, &sum);

@@ -43,7 +43,7 @@ enum pmuv3_reg {
 };
 
 /* detect.c */
-const struct pmuv3_desc *pmuv3_active_desc(void);
+extern const struct pmuv3_desc *pmuv3_active_desc;
 
 /* Global only for the KUnit tests; static without KUnit. */
 #if IS_ENABLED(CONFIG_KUNIT)

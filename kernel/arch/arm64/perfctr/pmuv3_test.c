@@ -68,9 +68,10 @@ static struct pmuv3_test_ctx *ctx(void)
 	return kunit_get_current_test()->priv;
 }
 
-static const struct pmuv3_desc *fake_desc(void)
+/* The boot description back in place, at the end of every test. */
+static void restore_active_desc(void *desc)
 {
-	return &ctx()->desc;
+	pmuv3_active_desc = desc;
 }
 
 static void fake_write(enum pmuv3_reg reg, unsigned int n, u64 value)
@@ -152,7 +153,10 @@ static int pmuv3_test_init(struct kunit *test)
 	test->priv = c;
 	pmuv3_describe(&c->desc,
 		       fake_armpmu(&c->armpmu, PMUVER_V3, FAKE_NRCTRS));
-	kunit_activate_static_stub(test, pmuv3_active_desc, fake_desc);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
+							(void *)pmuv3_active_desc),
+			0);
+	pmuv3_active_desc = &c->desc;
 	kunit_activate_static_stub(test, pmuv3_write_reg, fake_write);
 	kunit_activate_static_stub(test, pmuv3_read_reg, fake_read);
 	kunit_activate_static_stub(test, pmuv3_claim, fake_claim);

@@ -8,7 +8,7 @@
  * Every register access goes through pmuv3_read_reg() and
  * pmuv3_write_reg(), but the counter and clock reads the core makes
  * inline (<asm/perfctr.h>), every question about the hardware through
- * pmuv3_active_desc(), and the claim through pmuv3_claim() and
+ * pmuv3_active_desc, and the claim through pmuv3_claim() and
  * pmuv3_unclaim(): the driver's KUnit tests replace these, and nothing
  * else of the driver, with static stubs.  The arch_perfctr_*() functions
  * carry static-stub redirects too, for the core's KUnit tests, which
@@ -161,10 +161,8 @@ static bool pmuv3_map_is_cycles(u32 map)
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel)
 {
-	const struct pmuv3_desc *desc = pmuv3_active_desc();
+	const struct pmuv3_desc *desc = pmuv3_active_desc;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
-				   ireset, allow_kernel);
 	if (pmuv3_map_is_cycles(map)) {
 		if (!desc->pmu.nrfixed ||
 		    (evntsel & PERFCTR_ARM64_EVENT_MASK) !=
@@ -194,10 +192,9 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
  */
 u32 arch_perfctr_counter_width(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
 	if (pmuv3_map_is_cycles(map))
-		return pmuv3_active_desc()->pmu.fixed_width;
-	return pmuv3_active_desc()->pmu.ctr_width;
+		return pmuv3_active_desc->pmu.fixed_width;
+	return pmuv3_active_desc->pmu.ctr_width;
 }
 
 /**
@@ -210,7 +207,6 @@ u32 arch_perfctr_counter_width(u32 map)
 bool arch_perfctr_counter_restarts(u32 map,
 				   const struct perfctr_cpu_control *control)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_restarts, map, control);
 	return false;
 }
 
@@ -223,7 +219,6 @@ bool arch_perfctr_counter_restarts(u32 map,
  */
 int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_control, control);
 	return 0;
 }
 
@@ -258,7 +253,8 @@ u64 arch_perfctr_read_counter(u32 map)
  */
 void arch_perfctr_write_counter(u32 map, u64 value)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
+	lockdep_assert_irqs_disabled();
+
 	if (pmuv3_map_is_cycles(map))
 		pmuv3_write_reg(PMUV3_PMCCNTR, 0, value);
 	else
@@ -406,7 +402,7 @@ static u32 pmuv3_take_cpu(struct pmuv3_cpu *cpu, unsigned long gen)
 	cpu->imode = 0;
 	cpu->enabled = 0;
 	cpu->clean_gen = gen;
-	cpu->pmcr = pmuv3_pmcr(pmuv3_active_desc());
+	cpu->pmcr = pmuv3_pmcr(pmuv3_active_desc);
 	return all;
 }
 
@@ -441,7 +437,6 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
 	u64 el2 = is_kernel_in_hyp_mode() ? ARMV8_PMU_INCLUDE_EL2 : 0;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
 	perfctr_plan_init(plan);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = control->pmc_map[i];
@@ -460,7 +455,7 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 		if (i >= control->nractrs)
 			plan->imode |= pmuv3_map_bit(map);
 	}
-	plan->config = pmuv3_pmcr(pmuv3_active_desc());
+	plan->config = pmuv3_pmcr(pmuv3_active_desc);
 }
 
 /* The cycle counter's filter, then each event counter's type. */
@@ -489,7 +484,7 @@ void arch_perfctr_enable(const struct perfctr_plan *plan)
 {
 	struct pmuv3_cpu *cpu;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, plan);
+	lockdep_assert_irqs_disabled();
 	pmuv3_write_types(plan);
 	if (plan->imode)
 		pmuv3_write_reg(PMUV3_PMINTENSET, 0, plan->imode);
@@ -510,14 +505,14 @@ void arch_perfctr_enable(const struct perfctr_plan *plan)
  * flags cleared, so that the interrupt line drops and nothing stays armed
  * for the next thread on this CPU.  An overflow is not lost: the core
  * finds it from the counter's value.  Which counters run is what the last
- * arch_perfctr_enable() on this CPU left: @state's.  Interrupts off.
+ * arch_perfctr_enable() on this CPU left: @state's.
  */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
 	struct pmuv3_cpu *cpu;
 	u32 used, imode;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
+	lockdep_assert_irqs_disabled();
 	cpu = this_cpu_ptr(&pmuv3_cpu);
 	used = cpu->enabled;
 	imode = cpu->imode;
@@ -543,12 +538,9 @@ void arch_perfctr_disable(const struct perfctr_cpu_state *state)
  * arch_perfctr_enable() do in a row, with one PMCR_EL0 write for two:
  * the running counters stop and their overflow flags clear, the next
  * thread's types are written, PMCR_EL0 zeroes every counter as it is set
- * as enable sets it, and the next thread's counters start.  The core
- * hands off only from counters it started without interrupts after
- * arch_perfctr_user_read(true), or that such a hand-off gave, in a claim
- * that the outgoing thread's reservation still holds: the CPU is the
- * driver's, no interrupt is armed, and EL0 may read the counters
- * already, as it still may.  Interrupts off.
+ * as enable sets it, and the next thread's counters start.  It relies
+ * on what the core promises of a hand-off: the claim holds, no interrupt
+ * is armed and EL0 may read the counters already.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *prev_plan,
@@ -558,7 +550,7 @@ void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 	u64 enable, pmcr;
 	u32 used;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, prev_plan, plan);
+	lockdep_assert_irqs_disabled();
 	cpu = this_cpu_ptr(&pmuv3_cpu);
 	used = cpu->enabled;
 	enable = plan->enable;
@@ -581,8 +573,7 @@ void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
  */
 bool arch_perfctr_has_user_read(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
-	return pmuv3_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
+	return pmuv3_active_desc->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
 /**
@@ -600,8 +591,7 @@ bool arch_perfctr_has_user_read(void)
  * increment.  EL0 may read every counter, not only the thread's own, so
  * if any counter was used on this CPU since they were last zeroed, by
  * perf or by another thread, all are zeroed first, through PMCR_EL0.P
- * and .C: a thread sees no counts but its own.  Every counter then reads
- * zero until the next arch_perfctr_enable().  Interrupts off.
+ * and .C: a thread sees no counts but its own.
  */
 void arch_perfctr_user_read(bool allow)
 {
@@ -609,7 +599,7 @@ void arch_perfctr_user_read(bool allow)
 	unsigned long gen;
 	u32 dirty;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
+	lockdep_assert_irqs_disabled();
 	if (allow) {
 		cpu = this_cpu_ptr(&pmuv3_cpu);
 		gen = READ_ONCE(pmuv3_claim_gen);

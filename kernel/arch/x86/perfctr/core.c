@@ -22,7 +22,6 @@
 #include <linux/perfctr_pmu.h>
 #include <linux/printk.h>
 #include <linux/processor.h>
-#include <kunit/static_stub.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
@@ -30,17 +29,12 @@
 
 static struct x86_perfctr_desc x86_perfctr_desc __ro_after_init;
 
-/**
- * x86_perfctr_active_desc - the description the counters are programmed from
- *
- * Return: the description in use; in the KUnit tests, that of the
- * processor being imitated.
+/*
+ * The description the counters are programmed from: the one made at
+ * boot; the KUnit tests point it at an imitated processor's, and back.
  */
-const struct x86_perfctr_desc *x86_perfctr_active_desc(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_active_desc);
-	return &x86_perfctr_desc;
-}
+const struct x86_perfctr_desc *x86_perfctr_active_desc __read_mostly =
+	&x86_perfctr_desc;
 
 /**
  * arch_perfctr_pmu - the description of the counter hardware
@@ -49,8 +43,7 @@ const struct x86_perfctr_desc *x86_perfctr_active_desc(void)
  */
 const struct perfctr_pmu *arch_perfctr_pmu(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_pmu);
-	return &x86_perfctr_active_desc()->pmu;
+	return &x86_perfctr_active_desc->pmu;
 }
 
 /**
@@ -63,7 +56,6 @@ const struct perfctr_pmu *arch_perfctr_pmu(void)
  */
 u32 arch_perfctr_tsc_khz(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_tsc_khz);
 	return READ_ONCE(tsc_khz);
 }
 
@@ -77,7 +69,6 @@ u32 arch_perfctr_tsc_khz(void)
  */
 u64 arch_perfctr_read_tsc(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_tsc);
 	return rdtsc_ordered();
 }
 

@@ -109,16 +109,17 @@ VISIBLE_IF_KUNIT u64 x86_perfctr_read_capabilities(void)
 	return caps;
 }
 
-/**
- * x86_perfctr_core_type - the hybrid core type of this CPU
- *
- * Return: CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40 Core), or 0 if the
- * processor is not hybrid.
+/*
+ * The hybrid core type of this CPU, CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40
+ * Core), as get_this_hybrid_cpu_type() reads it: only on a hybrid
+ * processor.
  */
-VISIBLE_IF_KUNIT u8 x86_perfctr_core_type(void)
+static u8 x86_perfctr_core_type(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_core_type);
-	return get_this_hybrid_cpu_type();
+	u32 regs[4];
+
+	x86_perfctr_cpuid(0x1a, 0, regs);
+	return regs[0] >> 24;
 }
 
 /**
@@ -383,7 +384,7 @@ void x86_perfctr_detect(struct x86_perfctr_desc *desc,
  */
 void x86_perfctr_classify(unsigned int cpu)
 {
-	u8 type = x86_perfctr_active_desc()->hybrid_core_type;
+	u8 type = x86_perfctr_active_desc->hybrid_core_type;
 
 	if (!type)
 		return;

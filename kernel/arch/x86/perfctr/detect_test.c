@@ -62,20 +62,16 @@ struct classify_ctx {
 	struct x86_perfctr_desc desc;
 };
 
-static u8 core_type_of(void)
+static void cpuid_of(u32 leaf, u32 subleaf, u32 regs[4])
 {
 	struct classify_ctx *c = kunit_get_current_test()->priv;
-	u32 regs[4];
 
-	x86_perfctr_test_cpuid(c->cpu, 0x1a, regs);
-	return regs[0] >> 24;
+	x86_perfctr_test_cpuid(c->cpu, leaf, regs);
 }
 
-static const struct x86_perfctr_desc *classify_desc(void)
+static void restore_active_desc(void *desc)
 {
-	struct classify_ctx *c = kunit_get_current_test()->priv;
-
-	return &c->desc;
+	x86_perfctr_active_desc = desc;
 }
 
 /*
@@ -98,9 +94,11 @@ static void alder_lake_other_core_type_is_forbidden(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->desc.hybrid_core_type = 0x40;
 	test->priv = c;
-	kunit_activate_static_stub(test, x86_perfctr_core_type, core_type_of);
-	kunit_activate_static_stub(test, x86_perfctr_active_desc,
-				   classify_desc);
+	kunit_activate_static_stub(test, x86_perfctr_cpuid, cpuid_of);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
+							(void *)x86_perfctr_active_desc),
+			0);
+	x86_perfctr_active_desc = &c->desc;
 
 	c->cpu = e_core;
 	x86_perfctr_classify(cpu);

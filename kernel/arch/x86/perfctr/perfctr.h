@@ -6,6 +6,7 @@
 #ifndef _ARCH_X86_PERFCTR_PERFCTR_H
 #define _ARCH_X86_PERFCTR_PERFCTR_H
 
+#include <linux/percpu-defs.h>
 #include <linux/types.h>
 #include <linux/perfctr_pmu.h>
 
@@ -76,9 +77,20 @@ struct x86_perfctr_desc {
 
 /* A PMI whose overflow another PMI already handled: up to this long. */
 #define X86_PERFCTR_PMI_WINDOW	2	/* jiffies */
-unsigned long x86_perfctr_pmi_clock(void);
 
-const struct x86_perfctr_desc *x86_perfctr_active_desc(void);
+/*
+ * Until @end, a PMI with no overflow to find is taken as a late one for
+ * an overflow already dealt with: the second of two overflows that one
+ * PMI handled, or one of counters disabled before their PMI arrived.
+ */
+struct x86_perfctr_pmi_window {
+	unsigned long	end;
+	bool		open;
+};
+
+DECLARE_PER_CPU(struct x86_perfctr_pmi_window, x86_perfctr_pmi_window);
+
+extern const struct x86_perfctr_desc *x86_perfctr_active_desc;
 void x86_perfctr_detect(struct x86_perfctr_desc *desc,
 			const struct cpuinfo_x86 *c);
 void x86_perfctr_set_tsc_only(struct x86_perfctr_desc *desc);
@@ -91,7 +103,6 @@ int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs);
 /* The hardware boundary, which the tests replace, and what they call. */
 void x86_perfctr_cpuid(u32 leaf, u32 subleaf, u32 regs[4]);
 u64 x86_perfctr_read_capabilities(void);
-u8 x86_perfctr_core_type(void);
 u64 x86_perfctr_rdmsr(u32 msr);
 void x86_perfctr_wrmsr(u32 msr, u64 value);
 bool x86_perfctr_reserve_counter(u32 ctr_msr, u32 sel_msr);

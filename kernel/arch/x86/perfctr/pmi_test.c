@@ -5,19 +5,21 @@
  * when a PMI is its to claim.  The processors are those of test_cpus.c,
  * as detection describes them; their MSRs record what is written.
  */
-#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bitops.h>
 #include <linux/nmi.h>
 #include <linux/perfctr.h>
 #include <linux/preempt.h>
+#include <asm/apic.h>
 
 #include "perfctr.h"
 #include "test_pmu.h"
 
 /*
  * One PMI while the control's counters are ours and armed on this CPU:
- * what the NMI handler returns; the CPU is disarmed again after it.
+ * what the NMI handler returns; the CPU is disarmed again after it.  The
+ * LVT entry is masked first, as Intel processors mask it when they
+ * deliver a PMI, and what the handler left there is in c->lvtpc.
  */
 static int one_pmi(struct kunit *test)
 {
@@ -27,7 +29,10 @@ static int one_pmi(struct kunit *test)
 	take_counters(test);
 	preempt_disable();
 	arm(test);
+	apic_write(APIC_LVTPC, APIC_LVT_MASKED | APIC_DM_NMI);
 	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	c->lvtpc = apic_read(APIC_LVTPC);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
 	disarm(c);
 	preempt_enable();
 	give_back_counters(test);
@@ -44,7 +49,7 @@ static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
 	};
 	int handled;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 0, INST_RETIRED | SEL_USR, 0);
 	add(c, 1, CORE_CYCLES | SEL_USR, -1000);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, -1000);
@@ -54,7 +59,7 @@ static void skylake_pmi_clears_counter_status_bits_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
 	/* Cleared through IA32_PERF_GLOBAL_OVF_CTRL; PT's bit is perf's. */
 	expect_writes(test, ack, ARRAY_SIZE(ack));
-	KUNIT_EXPECT_EQ(test, c->lvtpc_writes, 1);
+	KUNIT_EXPECT_EQ(test, c->lvtpc, APIC_DM_NMI);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 }
 
@@ -69,7 +74,7 @@ static void icelake_pmi_clears_perf_metrics_status_bit(struct kunit *test)
 	static const struct msr_write ack[] = { { 0x390, BIT_ULL(48) } };
 	int handled;
 
-	c->desc = cpu_desc(test, TEST_CPU_ICELAKE);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ICELAKE);
 	add(c, PERFCTR_MAP_X86_FIXED | 3, SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_METRIC | 0, SEL_USR, 0);
 	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(48) | BIT_ULL(55) };
@@ -77,7 +82,7 @@ static void icelake_pmi_clears_perf_metrics_status_bit(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, handled, NMI_HANDLED);
 	expect_writes(test, ack, ARRAY_SIZE(ack));
-	KUNIT_EXPECT_EQ(test, c->lvtpc_writes, 1);
+	KUNIT_EXPECT_EQ(test, c->lvtpc, APIC_DM_NMI);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
 }
 
@@ -87,7 +92,7 @@ static void zen4_pmi_clears_through_global_status_clr(struct kunit *test)
 	static const struct msr_write ack[] = { { 0xc0000302, BIT_ULL(5) } };
 	unsigned long ovf;
 
-	c->desc = cpu_desc(test, TEST_CPU_ZEN4);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN4);
 	add(c, 5, 0xc0 | SEL_USR, -5000);
 	/* Bit 6 is beyond the six counters: not ours to clear. */
 	c->reads[0] = (struct msr_write){ 0xc0000300, BIT_ULL(5) | BIT_ULL(6) };
@@ -108,7 +113,7 @@ static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
 	unsigned long running, wrapped;
 	int handled;
 
-	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN2);
 	add(c, 0, 0x76 | SEL_USR, 0);
 	add(c, 2, 0xc0 | SEL_USR, -5000);
 	c->reads[0] = (struct msr_write){ 0xc0010205, BIT_ULL(48) - 10 };
@@ -132,14 +137,18 @@ static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
 }
 
 /*
- * The PMI window's clock, which only the tests move: a host that holds
- * the guest up between two PMIs must not close the window between them.
+ * The PMI window of this CPU held open as long as a case needs, since a
+ * host that holds the guest up between two PMIs must not close it
+ * between them; and closed as if its time had passed.
  */
-static unsigned long pmi_clock_now;
-
-static unsigned long pmi_clock(void)
+static void hold_pmi_window(void)
 {
-	return pmi_clock_now;
+	this_cpu_ptr(&x86_perfctr_pmi_window)->end = jiffies + 3600 * HZ;
+}
+
+static void pass_pmi_window(void)
+{
+	this_cpu_ptr(&x86_perfctr_pmi_window)->end = jiffies - 1;
 }
 
 /*
@@ -153,16 +162,19 @@ static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
 	unsigned long after_disable;
 	int late, unrelated;
 
-	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN2);
 	add(c, 2, 0xc0 | SEL_USR, -5000);
 	c->reads[0] = (struct msr_write){ 0xc0010205, 10 };
 	take_counters(test);
 	preempt_disable();
 	arm(test);
+	local_irq_disable();
 	arch_perfctr_disable(&c->state);
+	local_irq_enable();
+	hold_pmi_window();
 	after_disable = x86_perfctr_ack_overflow();
 	late = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
-	pmi_clock_now += X86_PERFCTR_PMI_WINDOW + 1;
+	pass_pmi_window();
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	preempt_enable();
 	give_back_counters(test);
@@ -183,7 +195,7 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 	int perfs, first, second, unrelated;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 0, INST_RETIRED | SEL_USR, -100);
 	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(0) };
 	c->reads[1] = (struct msr_write){ 0x4c1, BIT_ULL(47) };
@@ -200,6 +212,7 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 	preempt_disable();
 	arm(test);
 	first = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	hold_pmi_window();
 	c->reads[0].value = 0;
 	second = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	disarm(c);
@@ -209,8 +222,8 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 
 	/* Long after, an NMI with no overflow is someone else's. */
-	pmi_clock_now += X86_PERFCTR_PMI_WINDOW + 1;
 	preempt_disable();
+	pass_pmi_window();
 	arm(test);
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	disarm(c);
@@ -230,18 +243,9 @@ static struct kunit_case perfctr_x86_pmi_cases[] = {
 	{}
 };
 
-static int pmi_test_init(struct kunit *test)
-{
-	int err = x86_perfctr_test_init(test);
-
-	pmi_clock_now = 1000;
-	kunit_activate_static_stub(test, x86_perfctr_pmi_clock, pmi_clock);
-	return err;
-}
-
 static struct kunit_suite perfctr_x86_pmi_suite = {
 	.name = "perfctr_x86_pmi",
-	.init = pmi_test_init,
+	.init = x86_perfctr_test_init,
 	.test_cases = perfctr_x86_pmi_cases,
 };
 

@@ -53,35 +53,14 @@
 static DEFINE_PER_CPU(unsigned long, x86_perfctr_imode_bits);
 static DEFINE_PER_CPU(unsigned long, x86_perfctr_dirty_bits);
 
-/*
- * Until @end, a PMI with no overflow to find is taken as a late one for
- * an overflow already dealt with: the second of two overflows that one
- * PMI handled, or one of counters disabled before their PMI arrived.
- */
-struct x86_perfctr_pmi_window {
-	unsigned long	end;
-	bool		open;
-};
-
-static DEFINE_PER_CPU(struct x86_perfctr_pmi_window, x86_perfctr_pmi_window);
-
-/**
- * x86_perfctr_pmi_clock - the clock of the PMI window
- *
- * Return: jiffies; the tests keep a clock of their own.
- */
-unsigned long x86_perfctr_pmi_clock(void)
-{
-	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_pmi_clock);
-	return jiffies;
-}
+DEFINE_PER_CPU(struct x86_perfctr_pmi_window, x86_perfctr_pmi_window);
 
 static void x86_perfctr_open_pmi_window(void)
 {
 	struct x86_perfctr_pmi_window *window =
 		this_cpu_ptr(&x86_perfctr_pmi_window);
 
-	window->end = x86_perfctr_pmi_clock() + X86_PERFCTR_PMI_WINDOW;
+	window->end = jiffies + X86_PERFCTR_PMI_WINDOW;
 	window->open = true;
 }
 
@@ -247,12 +226,10 @@ static u64 x86_perfctr_fixed_field(u32 map, u64 evntsel, bool imode)
 int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
 			       bool allow_kernel)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	s64 ireset_min = S64_MIN;
 	u64 allowed;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_counter, map, evntsel,
-				   ireset, allow_kernel);
 	if (x86_perfctr_map_is_metric(map)) {
 		if (x86_perfctr_metric_index(map) >= desc->pmu.nrmetrics ||
 		    ireset)
@@ -300,9 +277,8 @@ int arch_perfctr_check_counter(u32 map, u64 evntsel, s64 ireset,
  */
 u32 arch_perfctr_counter_width(u32 map)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_width, map);
 	if (x86_perfctr_map_is_metric(map))
 		return 64;
 	if (x86_perfctr_map_is_fixed(map))
@@ -332,8 +308,7 @@ static bool x86_perfctr_has_metrics(const struct perfctr_cpu_control *control)
 bool arch_perfctr_counter_restarts(u32 map,
 				   const struct perfctr_cpu_control *control)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_counter_restarts, map, control);
-	return x86_perfctr_uses_slots(x86_perfctr_active_desc(), map) &&
+	return x86_perfctr_uses_slots(x86_perfctr_active_desc, map) &&
 	       x86_perfctr_has_metrics(control);
 }
 
@@ -350,11 +325,10 @@ bool arch_perfctr_counter_restarts(u32 map,
  */
 int arch_perfctr_check_control(const struct perfctr_cpu_control *control)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	unsigned int i, n = control->nractrs + control->nrictrs;
 	u64 mode, first = 0;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_check_control, control);
 	for (i = 0; i < n; i++) {
 		if (!x86_perfctr_uses_slots(desc, control->pmc_map[i]))
 			continue;
@@ -388,9 +362,8 @@ static u64 x86_perfctr_read_metric(const struct x86_perfctr_desc *desc,
  */
 u64 arch_perfctr_read_counter(u32 map)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_read_counter, map);
 	if (x86_perfctr_map_is_metric(map))
 		return x86_perfctr_read_metric(desc,
 					       x86_perfctr_metric_index(map));
@@ -405,9 +378,9 @@ u64 arch_perfctr_read_counter(u32 map)
  */
 void arch_perfctr_write_counter(u32 map, u64 value)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_write_counter, map, value);
+	lockdep_assert_irqs_disabled();
 	if (x86_perfctr_map_is_metric(map))
 		x86_perfctr_wrmsr(desc->perf_metrics, value);
 	else
@@ -454,10 +427,9 @@ static bool x86_perfctr_map_in_fixed_ctrl(u32 map)
 void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
 			  struct perfctr_plan *plan)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_prepare, control, plan);
 	perfctr_plan_init(plan);
 	for (i = 0; i < nrctrs; i++) {
 		u32 map = control->pmc_map[i];
@@ -498,10 +470,10 @@ void arch_perfctr_prepare(const struct perfctr_cpu_control *control,
  */
 void arch_perfctr_enable(const struct perfctr_plan *plan)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	unsigned int i;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_enable, plan);
+	lockdep_assert_irqs_disabled();
 	for (i = 0; i < plan->nr; i++)
 		x86_perfctr_wrmsr(plan->write[i].reg, plan->write[i].value);
 	if (plan->flags & X86_PERFCTR_PLAN_RESTART)
@@ -520,15 +492,15 @@ void arch_perfctr_enable(const struct perfctr_plan *plan)
  *
  * With global control, all stop at once when it is cleared; then every
  * selector the state used is cleared, so that nothing stays armed for the
- * next thread on this CPU.  Interrupts off.
+ * next thread on this CPU.
  */
 void arch_perfctr_disable(const struct perfctr_cpu_state *state)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	bool has_fixed = false;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_disable, state);
+	lockdep_assert_irqs_disabled();
 	if (desc->global_ctrl)
 		x86_perfctr_wrmsr(desc->global_ctrl, 0);
 	/*
@@ -580,13 +552,13 @@ static bool x86_perfctr_same_plan(const struct perfctr_plan *a,
  * as arch_perfctr_user_read(true) does; each MSR access costs a hundred
  * cycles or more.  To another plan, or one that restarts the TopDown
  * counters: arch_perfctr_disable(), arch_perfctr_user_read(true) and
- * arch_perfctr_enable(), in a row.  Interrupts off.
+ * arch_perfctr_enable(), in a row.
  */
 void arch_perfctr_switch(const struct perfctr_cpu_state *prev,
 			 const struct perfctr_plan *prev_plan,
 			 const struct perfctr_plan *plan)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_switch, prev, prev_plan, plan);
+	lockdep_assert_irqs_disabled();
 	if (x86_perfctr_same_plan(prev_plan, plan) &&
 	    !(plan->flags & X86_PERFCTR_PLAN_RESTART)) {
 		arch_perfctr_user_read(true);
@@ -669,7 +641,7 @@ static void x86_perfctr_release_counters(const struct x86_perfctr_desc *desc,
  */
 int arch_perfctr_reserve(void)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	int err = 0;
 	u32 i;
 
@@ -700,7 +672,7 @@ out:
  */
 void arch_perfctr_release(void)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
 	spin_lock(&x86_perfctr_reserve_lock);
 	if (!WARN_ON_ONCE(!x86_perfctr_hw_users)) {
@@ -738,8 +710,7 @@ VISIBLE_IF_KUNIT void x86_perfctr_set_pce(bool allow)
  */
 bool arch_perfctr_has_user_read(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_has_user_read);
-	return x86_perfctr_active_desc()->pmu.features & PERFCTR_FEATURE_RDPMC;
+	return x86_perfctr_active_desc->pmu.features & PERFCTR_FEATURE_RDPMC;
 }
 
 /*
@@ -761,19 +732,18 @@ static unsigned long x86_perfctr_all_bits(const struct x86_perfctr_desc *desc)
  * thread or by the same one, and all of them after the counters were
  * taken from perf, are cleared first, so that rdpmc shows a thread no
  * counts but its own: PERF_METRICS after the slots counter, its bit
- * being above the fixed counters'.  Every counter then reads zero until
- * the next arch_perfctr_enable().  Interrupts off.
+ * being above the fixed counters'.
  */
 void arch_perfctr_user_read(bool allow)
 {
 	unsigned long dirty, gen = READ_ONCE(x86_perfctr_reserve_gen);
 	unsigned int bit;
 
-	KUNIT_STATIC_STUB_REDIRECT(arch_perfctr_user_read, allow);
+	lockdep_assert_irqs_disabled();
 	if (allow) {
 		dirty = this_cpu_xchg(x86_perfctr_dirty_bits, 0);
 		if (this_cpu_read(x86_perfctr_clean_gen) != gen) {
-			dirty = x86_perfctr_all_bits(x86_perfctr_active_desc());
+			dirty = x86_perfctr_all_bits(x86_perfctr_active_desc);
 			this_cpu_write(x86_perfctr_clean_gen, gen);
 		}
 		for_each_set_bit(bit, &dirty, BITS_PER_LONG)
@@ -799,7 +769,6 @@ void arch_perfctr_user_read(bool allow)
  */
 void x86_perfctr_lvtpc_nmi(void)
 {
-	KUNIT_STATIC_STUB_REDIRECT(x86_perfctr_lvtpc_nmi);
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
@@ -817,7 +786,7 @@ void x86_perfctr_lvtpc_nmi(void)
  */
 VISIBLE_IF_KUNIT unsigned long x86_perfctr_ack_overflow(void)
 {
-	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc();
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 	unsigned long armed = this_cpu_read(x86_perfctr_imode_bits);
 	unsigned long ovf = 0;
 	unsigned int bit;
@@ -861,7 +830,7 @@ int x86_perfctr_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 		return NMI_DONE;
 	ovf = x86_perfctr_ack_overflow();
 	if (!ovf && (!window->open ||
-		     time_after(x86_perfctr_pmi_clock(), window->end)))
+		     time_after(jiffies, window->end)))
 		return NMI_DONE;
 	x86_perfctr_lvtpc_nmi();
 	if (ovf)

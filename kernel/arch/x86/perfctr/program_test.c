@@ -31,7 +31,7 @@ static void skylake_resume_and_suspend_write_sequence(struct kunit *test)
 		{ 0x38f, 0 }, { 0x186, 0 }, { 0x187, 0 }, { 0x38d, 0 },
 	};
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 0, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
 	add(c, 1, CORE_CYCLES | SEL_USR | SEL_OS, -1000);
@@ -52,7 +52,7 @@ static void icelake_fixed_counters_get_pmi_and_global_bits(struct kunit *test)
 		{ 0x38f, BIT_ULL(32) | BIT_ULL(35) },
 	};
 
-	c->desc = cpu_desc(test, TEST_CPU_ICELAKE);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ICELAKE);
 	add(c, PERFCTR_MAP_X86_FIXED | 0, SEL_USR | SEL_OS, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 3, SEL_USR, -100);
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
@@ -70,7 +70,7 @@ static void perfmon_v1_has_no_global_control(struct kunit *test)
 	};
 	static const struct msr_write suspend[] = { { 0x187, 0 } };
 
-	c->desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
 	add(c, 1, INST_RETIRED | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
@@ -84,8 +84,8 @@ static void intel_counter_msrs_from_base_and_index(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
 
-	c->desc = c->skylake;	/* full-width writes: IA32_A_PMCx */
-	arch_perfctr_write_counter(2, 0xffff00000000);
+	x86_perfctr_active_desc = c->skylake;	/* full-width writes: IA32_A_PMCx */
+	irqs_off(arch_perfctr_write_counter(2, 0xffff00000000));
 	KUNIT_EXPECT_EQ(test, c->writes[0].msr, 0x4c3);
 	KUNIT_EXPECT_EQ(test, c->writes[0].value, 0xffff00000000);
 	KUNIT_EXPECT_EQ(test, arch_perfctr_read_counter(3), 0x1234);
@@ -97,8 +97,8 @@ static void intel_counter_msrs_from_base_and_index(struct kunit *test)
 			48);
 
 	/* No full-width writes: IA32_PMCx. */
-	c->desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
-	arch_perfctr_write_counter(1, 5);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
+	irqs_off(arch_perfctr_write_counter(1, 5));
 	KUNIT_EXPECT_EQ(test, c->writes[1].msr, 0xc2);
 	KUNIT_EXPECT_EQ(test, arch_perfctr_counter_width(1), 40);
 }
@@ -112,7 +112,7 @@ static void zen2_core_counters_interleave_control_and_count(struct kunit *test)
 		{ 0xc001020a, 0xc0 | SEL_USR | SEL_EN | SEL_INT },
 	};
 
-	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN2);
 	add(c, 0, 0x76 | SEL_USR, 0);
 	add(c, 5, 0xc0 | SEL_USR, -5000);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
@@ -135,7 +135,7 @@ static void zen4_perfmon_v2_global_control(struct kunit *test)
 		{ 0xc0000301, 0 }, { 0xc0010202, 0 },
 	};
 
-	c->desc = cpu_desc(test, TEST_CPU_ZEN4);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN4);
 	add(c, 1, 0x76 | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
@@ -152,7 +152,7 @@ static void k10_legacy_counters(struct kunit *test)
 		{ 0xc0010003, 0x76 | SEL_USR | SEL_EN },
 	};
 
-	c->desc = cpu_desc(test, TEST_CPU_K10);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_K10);
 	add(c, 3, 0x76 | SEL_USR, 0);
 	KUNIT_ASSERT_EQ(test, check(c, false), 0);
 	setup_state(c);
@@ -180,7 +180,7 @@ static void every_counter_has_registers_of_its_own(struct kunit *test)
 	unsigned int j;
 	int i;
 
-	c->desc = x86_perfctr_test_desc(test, cpu);
+	x86_perfctr_active_desc = x86_perfctr_test_desc(test, cpu);
 	for (i = 0; i < (int)cpu->expected.pmu.nrctrs; i++) {
 		memset(&c->control, 0, sizeof(c->control));
 		add(c, i, INST_RETIRED | SEL_USR, 0);
@@ -199,7 +199,7 @@ static void every_counter_has_registers_of_its_own(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, x86_perfctr_test_msr_counter(c->last_read),
 				i);
 		c->nr_writes = 0;
-		arch_perfctr_write_counter(i, 0);
+		irqs_off(arch_perfctr_write_counter(i, 0));
 		KUNIT_EXPECT_EQ(test, c->writes[0].msr, c->last_read);
 	}
 	for_each_set_bit(j, &fixed, 32) {
@@ -221,7 +221,7 @@ static void first_user_reserves_every_counter_last_releases(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 	u64 all = BIT_ULL(cpu->expected.pmu.nrctrs) - 1;
 
-	c->desc = x86_perfctr_test_desc(test, cpu);
+	x86_perfctr_active_desc = x86_perfctr_test_desc(test, cpu);
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, c->reserved, all);
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
@@ -240,7 +240,7 @@ static void counter_held_by_perf_is_ebusy(struct kunit *test)
 	struct program_test_ctx *c = test->priv;
 	u32 i;
 
-	c->desc = x86_perfctr_test_desc(test, cpu);
+	x86_perfctr_active_desc = x86_perfctr_test_desc(test, cpu);
 	for (i = 0; i < want->pmu.nrctrs; i++) {
 		c->taken = BIT_ULL(i);	/* e.g. the NMI watchdog */
 		KUNIT_EXPECT_EQ(test, arch_perfctr_reserve(), -EBUSY);
@@ -269,7 +269,7 @@ static int skylake_check_one(struct kunit *test, u32 map, u64 evntsel,
 	struct program_test_ctx *c = test->priv;
 
 	memset(&c->control, 0, sizeof(c->control));
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, map, evntsel, ireset);
 	return check(c, allow_kernel);
 }
@@ -313,10 +313,10 @@ static void kernel_mode_and_anythread_need_privilege(struct kunit *test)
 						SEL_OS, 0, false), -EACCES);
 	/* Ice Lake deprecates AnyThread, version 1 predates it. */
 	memset(&c->control, 0, sizeof(c->control));
-	c->desc = cpu_desc(test, TEST_CPU_ICELAKE);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ICELAKE);
 	add(c, 0, sel | SEL_ANY, 0);
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
-	c->desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
 }
 
@@ -367,7 +367,7 @@ static void imode_reset_value_must_fit_the_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skylake_check_one(test, 0, sel, -(1LL << 40),
 						true), 0);
 	/* No local APIC, no interrupt: no interrupt-mode counters. */
-	c->desc = cpu_desc(test, TEST_CPU_SKYLAKE_NO_APIC);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_SKYLAKE_NO_APIC);
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
 	c->control.ireset[0] = 0;
 	c->control.nrictrs = 0;
@@ -375,7 +375,7 @@ static void imode_reset_value_must_fit_the_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(c, true), 0);
 	/* Without full-width writes only 32 bits, sign-extended, load. */
 	memset(&c->control, 0, sizeof(c->control));
-	c->desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_PERFMON_V1);
 	add(c, 0, sel, -(1LL << 33));
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
 	c->control.ireset[0] = S32_MIN;
@@ -388,7 +388,7 @@ static int zen2_check_one(struct kunit *test, u32 map, u64 evntsel,
 	struct program_test_ctx *c = test->priv;
 
 	memset(&c->control, 0, sizeof(c->control));
-	c->desc = cpu_desc(test, TEST_CPU_ZEN2);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_ZEN2);
 	add(c, map, evntsel, ireset);
 	return check(c, allow_kernel);
 }
@@ -468,7 +468,7 @@ static void perfctr27_enable_and_interrupt_bits_are_accepted(struct kunit *test)
 					     SEL_INT, -1000, false), 0);
 
 	memset(&c->control, 0, sizeof(c->control));
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 0, sel | SEL_EN, 0);
 	add(c, 1, CORE_CYCLES | SEL_USR | SEL_EN | SEL_INT, -1000);
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
@@ -485,18 +485,18 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	unsigned int again;
 	int pce;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 2, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
 	preempt_disable();
 	disarm(c);
 	arm(test);
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	pce = c->pce;
 	again = c->nr_writes;
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes - again;
-	arch_perfctr_user_read(false);
+	irqs_off(arch_perfctr_user_read(false));
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, pce, 1);
@@ -521,17 +521,17 @@ static void switch_to_the_same_plan_zeroes_only_the_counters_used(struct kunit *
 	struct msr_write first[MAX_WRITES];
 	unsigned int n;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 2, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
 	preempt_disable();
 	disarm(c);
 	arm(test);
-	arch_perfctr_switch(&c->state, &c->plan, &c->plan);
+	irqs_off(arch_perfctr_switch(&c->state, &c->plan, &c->plan));
 	n = c->nr_writes;
 	memcpy(first, c->writes, sizeof(first));
 	c->nr_writes = 0;
-	arch_perfctr_switch(&c->state, &c->plan, &c->plan);
+	irqs_off(arch_perfctr_switch(&c->state, &c->plan, &c->plan));
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, c->pce, 1);
@@ -557,7 +557,7 @@ static void switch_to_another_plan_is_disable_grant_enable(struct kunit *test)
 	next = kunit_kmalloc(test, sizeof(*next), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	KUNIT_ASSERT_NOT_NULL(test, next);
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	add(c, 2, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
 	*other = c->control;
@@ -566,14 +566,14 @@ static void switch_to_another_plan_is_disable_grant_enable(struct kunit *test)
 	preempt_disable();
 	disarm(c);
 	arm(test);
-	arch_perfctr_disable(&c->state);
-	arch_perfctr_user_read(true);
-	arch_perfctr_enable(next);
+	irqs_off(arch_perfctr_disable(&c->state));
+	irqs_off(arch_perfctr_user_read(true));
+	irqs_off(arch_perfctr_enable(next));
 	n = c->nr_writes;
 	memcpy(three, c->writes, sizeof(three));
 	disarm(c);
 	arm(test);
-	arch_perfctr_switch(&c->state, &c->plan, next);
+	irqs_off(arch_perfctr_switch(&c->state, &c->plan, next));
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, c->pce, 1);
@@ -595,15 +595,15 @@ static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
 	};
 	unsigned int again;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	preempt_disable();
 	disarm(c);
 	preempt_enable();
 	take_counters(test);
 	preempt_disable();
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes;
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes - again;
 	preempt_enable();
 	give_back_counters(test);
@@ -625,16 +625,16 @@ static void user_read_after_cpu_online_zeroes_every_counter(struct kunit *test)
 	};
 	unsigned int before;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	take_counters(test);
 	preempt_disable();
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	before = c->nr_writes;
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	before = c->nr_writes - before;
 	c->nr_writes = 0;
 	x86_perfctr_forget_clean();
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	preempt_enable();
 	give_back_counters(test);
 

@@ -496,14 +496,6 @@ static u64 imitated_capabilities(void)
 	return imitated->perf_capabilities;
 }
 
-static u8 imitated_core_type(void)
-{
-	u32 regs[4];
-
-	x86_perfctr_test_cpuid(imitated, 0x1a, regs);
-	return regs[0] >> 24;
-}
-
 /**
  * x86_perfctr_test_detect - run the detection on a recorded processor
  * @test: the test case
@@ -522,10 +514,7 @@ void x86_perfctr_test_detect(struct kunit *test,
 	kunit_activate_static_stub(test, x86_perfctr_cpuid, imitated_cpuid);
 	kunit_activate_static_stub(test, x86_perfctr_read_capabilities,
 				   imitated_capabilities);
-	kunit_activate_static_stub(test, x86_perfctr_core_type,
-				   imitated_core_type);
 	x86_perfctr_detect(desc, c);
-	kunit_deactivate_static_stub(test, x86_perfctr_core_type);
 	kunit_deactivate_static_stub(test, x86_perfctr_read_capabilities);
 	kunit_deactivate_static_stub(test, x86_perfctr_cpuid);
 	imitated = NULL;

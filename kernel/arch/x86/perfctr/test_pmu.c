@@ -2,10 +2,10 @@
 /*
  * The counter hardware the programming suites run on.  The counter MSRs
  * record what is written to them and answer reads from a short table;
- * the reservation API holds the counters of a mask for perf; the LVTPC
- * and CR4.PCE writes and perfctr_overflow_interrupt() are counted.  All
- * are static stubs, as is the description, which a case picks from the
- * processors of test_cpus.c.
+ * the reservation API holds the counters of a mask for perf; the CR4.PCE
+ * writes and perfctr_overflow_interrupt() are counted.  All
+ * are static stubs.  A case points the driver's description at the
+ * processor of test_cpus.c it imitates (a K10 until it does).
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -64,9 +64,10 @@ static struct program_test_ctx *ctx(void)
 	return kunit_get_current_test()->priv;
 }
 
-static const struct x86_perfctr_desc *fake_desc(void)
+/* The boot description back in place, at the end of every case. */
+static void restore_active_desc(void *desc)
 {
-	return ctx()->desc;
+	x86_perfctr_active_desc = desc;
 }
 
 static void fake_wrmsr(u32 msr, u64 value)
@@ -90,11 +91,6 @@ static u64 fake_rdmsr(u32 msr)
 		if (c->reads[i].msr == msr)
 			return c->reads[i].value;
 	return 0x1234;
-}
-
-static void fake_lvtpc_nmi(void)
-{
-	ctx()->lvtpc_writes++;
 }
 
 static void fake_overflow_interrupt(void)
@@ -162,7 +158,7 @@ static void fake_release_counter(u32 ctr_msr, u32 sel_msr)
  * @test: the case
  *
  * The init of the programming suites: test->priv becomes a zeroed
- * struct program_test_ctx, with no description until the case picks one.
+ * struct program_test_ctx; the boot description is put back after it.
  *
  * Return: 0.
  */
@@ -175,15 +171,15 @@ int x86_perfctr_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	test->priv = c;
 	c->skylake = cpu_desc(test, TEST_CPU_SKYLAKE);
-	kunit_activate_static_stub(test, x86_perfctr_active_desc, fake_desc);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
+							(void *)x86_perfctr_active_desc),
+			0);
 	kunit_activate_static_stub(test, x86_perfctr_wrmsr, fake_wrmsr);
 	kunit_activate_static_stub(test, x86_perfctr_rdmsr, fake_rdmsr);
 	kunit_activate_static_stub(test, x86_perfctr_reserve_counter,
 				   x86_perfctr_test_reserve_counter);
 	kunit_activate_static_stub(test, x86_perfctr_release_counter,
 				   fake_release_counter);
-	kunit_activate_static_stub(test, x86_perfctr_lvtpc_nmi,
-				   fake_lvtpc_nmi);
 	kunit_activate_static_stub(test, perfctr_overflow_interrupt,
 				   fake_overflow_interrupt);
 	kunit_activate_static_stub(test, x86_perfctr_set_pce, fake_set_pce);
@@ -195,10 +191,9 @@ int x86_perfctr_test_init(struct kunit *test)
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	/* And it finds the CPU disarmed: every case disarms what it arms. */
-	c->desc = cpu_desc(test, TEST_CPU_K10);
+	x86_perfctr_active_desc = cpu_desc(test, TEST_CPU_K10);
 	KUNIT_ASSERT_EQ_MSG(test, x86_perfctr_ack_overflow(), 0,
 			    "an earlier case left counters armed");
-	c->desc = NULL;
 	c->pce = -1;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "perfctr.h"
 #include "test_cpus.h"
 #include "../../../kernel/perfctr/internal.h"
+#include "../../../kernel/perfctr/test_helpers.h"
 
 /* The most MSR writes a case looks at, in order. */
 #define MAX_WRITES	16
@@ -37,7 +38,7 @@ struct program_test_ctx {
 	unsigned int nr_writes;
 	u32 last_read;
 	struct msr_write reads[4];	/* what rdmsr returns, 0x1234 else */
-	unsigned int lvtpc_writes;
+	u32 lvtpc;		/* the LVTPC entry after the last PMI */
 	unsigned int overflow_calls;
 	int pce;			/* -1: untouched, else last set */
 	struct perfctr_cpu_control control;
@@ -133,21 +134,21 @@ static inline int check(struct program_test_ctx *c, bool allow_kernel)
 static inline void take_counters(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
-	const struct x86_perfctr_desc *desc = c->desc;
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	KUNIT_ASSERT_EQ(test, arch_perfctr_reserve(), 0);
-	c->desc = desc;
+	x86_perfctr_active_desc = desc;
 }
 
 static inline void give_back_counters(struct kunit *test)
 {
 	struct program_test_ctx *c = test->priv;
-	const struct x86_perfctr_desc *desc = c->desc;
+	const struct x86_perfctr_desc *desc = x86_perfctr_active_desc;
 
-	c->desc = c->skylake;
+	x86_perfctr_active_desc = c->skylake;
 	arch_perfctr_release();
-	c->desc = desc;
+	x86_perfctr_active_desc = desc;
 }
 
 /* Arm the control's counters on this CPU, and forget the writes. */
@@ -158,7 +159,7 @@ static inline void arm(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, check(c, true), 0);
 	setup_state(c);
 	arch_perfctr_prepare(&c->control, &c->plan);
-	arch_perfctr_enable(&c->plan);
+	irqs_off(arch_perfctr_enable(&c->plan));
 	c->nr_writes = 0;
 }
 
@@ -171,8 +172,8 @@ static inline void disarm(struct program_test_ctx *c)
 	memcpy(writes, c->writes, sizeof(writes));
 	memset(&c->state, 0, sizeof(c->state));
 	memset(&c->plan, 0, sizeof(c->plan));
-	arch_perfctr_enable(&c->plan);
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_enable(&c->plan));
+	irqs_off(arch_perfctr_user_read(true));
 	memcpy(c->writes, writes, sizeof(writes));
 	c->nr_writes = nr_writes;
 }

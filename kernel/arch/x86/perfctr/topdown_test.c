@@ -21,6 +21,7 @@
 #include "perfctr.h"
 #include "test_cpus.h"
 #include "test_pmu.h"
+#include "../../../kernel/perfctr/test_helpers.h"
 
 #define MSR_SLOTS		0x30c	/* IA32_FIXED_CTR3 */
 #define MSR_METRICS		0x329	/* PERF_METRICS */
@@ -132,7 +133,7 @@ static void use_cpu(struct kunit *test, enum x86_perfctr_test_cpu_id id)
 {
 	struct program_test_ctx *c = test->priv;
 
-	c->desc = cpu_desc(test, id);
+	x86_perfctr_active_desc = cpu_desc(test, id);
 	memset(&c->control, 0, sizeof(c->control));
 }
 
@@ -166,8 +167,8 @@ static void metric_counters_follow_the_processor(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cpus); i++) {
 		use_cpu(test, cpus[i].id);
-		KUNIT_EXPECT_EQ(test, c->desc->pmu.nrmetrics, cpus[i].nr);
-		KUNIT_EXPECT_EQ(test, !!(c->desc->pmu.features &
+		KUNIT_EXPECT_EQ(test, x86_perfctr_active_desc->pmu.nrmetrics, cpus[i].nr);
+		KUNIT_EXPECT_EQ(test, !!(x86_perfctr_active_desc->pmu.features &
 					 PERFCTR_FEATURE_TOPDOWN), cpus[i].nr > 0);
 		for (k = 0; k < PERFCTR_X86_TOPDOWN_NR; k++) {
 			int err = arch_perfctr_check_counter(METRIC(k), SEL_USR,
@@ -255,10 +256,10 @@ static void slots_users_count_in_one_mode(struct kunit *test)
 	use_cpu(test, TEST_CPU_ICELAKE);
 	no_metrics = kunit_kmalloc(test, sizeof(*no_metrics), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, no_metrics);
-	*no_metrics = *c->desc;
+	*no_metrics = *x86_perfctr_active_desc;
 	no_metrics->perf_metrics = 0;
 	no_metrics->pmu.nrmetrics = 0;
-	c->desc = no_metrics;
+	x86_perfctr_active_desc = no_metrics;
 	add(c, SLOTS_MAP, SEL_USR, 0);
 	add(c, METRIC(0), SEL_USR, 0);
 	KUNIT_EXPECT_EQ(test, check(c, true), -EINVAL);
@@ -326,11 +327,11 @@ static void user_read_zeroes_slots_then_metrics(struct kunit *test)
 	use_cpu(test, TEST_CPU_ICELAKE);
 	add(c, METRIC(0), SEL_USR, 0);
 	setup_state(c);
-	arch_perfctr_user_read(true);	/* clean since the reservation */
+	irqs_off(arch_perfctr_user_read(true));	/* clean since the reservation */
 	enable(c);
 	disable(c);
 	c->nr_writes = 0;
-	arch_perfctr_user_read(true);
+	irqs_off(arch_perfctr_user_read(true));
 	for (i = 0; i < min(c->nr_writes, MAX_WRITES); i++) {
 		if (c->writes[i].msr == MSR_SLOTS)
 			slots = i + 1;
@@ -412,7 +413,7 @@ static struct vperfctr *new_state(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, vperfctr_check_control(control, false), 0);
 	perfctr = vperfctr_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, perfctr);
-	vperfctr_set_control(perfctr, control);
+	test_set_control(perfctr, control);
 	return perfctr;
 }
 
@@ -423,13 +424,13 @@ static void run_period(struct vperfctr *perfctr, const u64 l1[4],
 	unsigned long flags;
 
 	local_irq_save(flags);
-	vperfctr_resume(perfctr);
+	test_resume(perfctr);
 	run_slots(l1, l2);
 	if (sample) {
-		vperfctr_sample(perfctr);
+		irqs_off(vperfctr_sample(perfctr));
 		run_slots(l1, l2);
 	}
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 	local_irq_restore(flags);
 }
 
@@ -452,9 +453,9 @@ static void many_switches_lose_no_slot(struct kunit *test)
 	for (k = 4; k < 8; k++)
 		add(c, METRIC(k), SEL_USR, 0);
 	perfctr = new_state(test, &c->control);
-	KUNIT_EXPECT_EQ(test, perfctr->restart_pmcs, GENMASK(8, 0));
-	KUNIT_EXPECT_GE(test, perfctr->sample_ticks, 1);
-	pmc = perfctr->kstate->cpu_state.pmc;
+	KUNIT_EXPECT_EQ(test, perfctr->setup.restart_pmcs, GENMASK(8, 0));
+	KUNIT_EXPECT_GE(test, perfctr->setup.sample_ticks, 1);
+	pmc = perfctr->userpg->cpu_state.pmc;
 
 	prandom_seed_state(&rnd, 18);
 	for (n = 0; n < 2000; n++) {
@@ -514,11 +515,11 @@ static void live_read_adds_the_running_share(struct kunit *test)
 	run_period(perfctr, l1, NULL, false);
 
 	local_irq_save(flags);
-	vperfctr_resume(perfctr);
+	test_resume(perfctr);
 	run_slots(l1, NULL);
-	vperfctr_get_live_sums(perfctr, sum);
+	irqs_off(vperfctr_get_live_sums(perfctr, sum));
 	KUNIT_EXPECT_TRUE(test, hw()->counting);
-	vperfctr_suspend(perfctr);
+	test_suspend(perfctr);
 	local_irq_restore(flags);
 
 	KUNIT_EXPECT_EQ(test, sum->pmc[0], 2040);
@@ -545,14 +546,14 @@ static void metric_sums_are_inherited_and_propagated(struct kunit *test)
 	parent = new_state(test, &c->control);
 	child = vperfctr_inherit(parent);
 	KUNIT_ASSERT_NOT_NULL(test, child);
-	KUNIT_EXPECT_EQ(test, child->restart_pmcs, parent->restart_pmcs);
+	KUNIT_EXPECT_EQ(test, child->setup.restart_pmcs, parent->setup.restart_pmcs);
 	run_period(child, l1, NULL, false);
 	run_period(child, l1, NULL, true);
 	vperfctr_propagate(child);
 	KUNIT_EXPECT_EQ(test, parent->children.pmc[0], 3060);
 	for (k = 0; k < 4; k++)
 		KUNIT_EXPECT_EQ(test, parent->children.pmc[1 + k], 3 * l1[k]);
-	KUNIT_EXPECT_EQ(test, parent->kstate->cpu_state.pmc[0].sum, 0);
+	KUNIT_EXPECT_EQ(test, parent->userpg->cpu_state.pmc[0].sum, 0);
 	vperfctr_put(child);
 	vperfctr_put(parent);
 	disarm(c);
