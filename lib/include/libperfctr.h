@@ -22,8 +22,10 @@
  *
  * The functions of perfctr 2.7's library are all here, with its names
  * and arguments; the structures of <linux/perfctr.h> have fixed-width
- * fields, and the rest of what changed is in libperfctr(3), "Porting
- * from perfctr 2.7".
+ * fields, and neither 2.7's processor model names (PERFCTR_X86_AMD_K8
+ * ...) nor its Pentium 4 control fields (p4.escr[] ...) exist, so code
+ * that names them does not compile; the rest of what changed is in
+ * libperfctr(3), "Porting from perfctr 2.7".
  */
 #ifndef LIBPERFCTR_H
 #define LIBPERFCTR_H

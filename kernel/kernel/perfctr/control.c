@@ -41,7 +41,7 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 				   unsigned int i, unsigned int nrhw,
 				   bool allow_kernel)
 {
-	const struct perfctr_pmu *pmu = static_call(perfctr_pmu)();
+	const struct perfctr_pmu *pmu = perfctr_driver(pmu)();
 	u32 map = cc->pmc_map[i];
 	s64 ireset = cc->ireset[i];
 	unsigned int j;
@@ -50,7 +50,7 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 
 	if (nrhw > pmu->nrctrs + pmu->nrfixed + pmu->nrmetrics)
 		return -EINVAL;
-	err = static_call(perfctr_check_counter)(map, cc->evntsel[i], ireset,
+	err = perfctr_driver(check_counter)(map, cc->evntsel[i], ireset,
 						 allow_kernel);
 	if (err && err != -EACCES)
 		return err;
@@ -64,8 +64,8 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 		 * zero; more than half its range could not be told from an
 		 * overflowed one (vperfctr_hw_overflowed()).
 		 */
-		width = static_call(perfctr_counter_width)(map);
-		if (ireset >= 0 || static_call(perfctr_counter_restarts)(map, cc) ||
+		width = perfctr_driver(counter_width)(map);
+		if (ireset >= 0 || perfctr_driver(counter_restarts)(map, cc) ||
 		    (width < 64 && ireset < -(s64)BIT_ULL(width - 1)))
 			return -EINVAL;
 	}
@@ -125,7 +125,7 @@ int vperfctr_check_control(const struct vperfctr_control *control,
 			return err;
 	}
 	if (nrhw) {
-		err = static_call(perfctr_check_control)(cc);
+		err = perfctr_driver(check_control)(cc);
 		if (err)
 			return err;
 	}
@@ -230,17 +230,17 @@ void vperfctr_setup_control(const struct perfctr_cpu_control *cc,
 			continue;
 		}
 		/* At most 64, whatever the hardware says. */
-		setup->width[i] = min(static_call(perfctr_counter_width)(map), 64U);
+		setup->width[i] = min(perfctr_driver(counter_width)(map), 64U);
 		min_width = min_t(u32, min_width, setup->width[i]);
 		setup->nrhw++;
 		setup->hw_pmcs |= BIT(i);
-		if (static_call(perfctr_counter_restarts)(map, cc))
+		if (perfctr_driver(counter_restarts)(map, cc))
 			setup->restart_pmcs |= BIT(i);
 	}
 	if (!setup->nrhw)
 		return;
-	static_call(perfctr_prepare)(cc, &setup->plan);
-	setup->user_read = static_call(perfctr_has_user_read)();
+	perfctr_driver(prepare)(cc, &setup->plan);
+	setup->user_read = perfctr_driver(has_user_read)();
 	/*
 	 * A hand-off reads the counters while they run: not TopDown's
 	 * (restart_pmcs), whose metrics must be read with their slots.
@@ -248,7 +248,7 @@ void vperfctr_setup_control(const struct perfctr_cpu_control *cc,
 	setup->simple_switch = !setup->restart_pmcs && !setup->imode_pmcs &&
 		!(setup->sw_events & BIT(PERFCTR_SW_CONTEXT_SWITCHES));
 	setup->sample_ticks =
-		vperfctr_sample_interval(min_width, static_call(perfctr_pmu)()->cpu_khz);
+		vperfctr_sample_interval(min_width, perfctr_driver(pmu)()->cpu_khz);
 	if (setup->restart_pmcs &&
 	    (!setup->sample_ticks ||
 	     setup->sample_ticks > VPERFCTR_RESTART_SAMPLE_TICKS))

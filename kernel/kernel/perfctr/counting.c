@@ -117,7 +117,7 @@ __vperfctr_suspend(struct vperfctr *perfctr, struct vperfctr_now *now,
 			ovf |= BIT(i);
 	}
 	if (hw && !hand_off)
-		static_call(perfctr_disable)(state);
+		perfctr_driver(disable)(state);
 	for (m = hw; m; m &= m - 1) {
 		unsigned int i = __ffs(m);
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
@@ -210,15 +210,15 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 		struct perfctr_pmc_state *pmc = &state->pmc[i];
 
 		if (imode & BIT(i))
-			static_call(perfctr_write_counter)(pmc->map, pmc->start);
+			perfctr_driver(write_counter)(pmc->map, pmc->start);
 		else
 			pmc->start = vperfctr_read_counter(pmc->map);
 	}
 	if (hand_off)
-		static_call(perfctr_switch)(now->running, now->running_plan,
+		perfctr_driver(switch)(now->running, now->running_plan,
 					    &perfctr->setup.plan);
 	else if (hw)
-		static_call(perfctr_enable)(&perfctr->setup.plan);
+		perfctr_driver(enable)(&perfctr->setup.plan);
 	userpg->flags |= VPERFCTR_STATE_ONCPU;
 	userpg->live = on ? perfctr->live_on : has_tsc ? VPERFCTR_LIVE_TSC : 0;
 	userpg->live_clock = clocks;
@@ -284,7 +284,7 @@ void vperfctr_stop_counters(struct vperfctr *perfctr)
 	userpg->flags &= ~(VPERFCTR_STATE_OVERFLOW | VPERFCTR_STATE_RDPMC);
 	vperfctr_write_end(userpg);
 	if (user_read && current->thread.perfctr == perfctr)
-		static_call(perfctr_user_read)(false);
+		perfctr_driver(user_read)(false);
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 }
@@ -366,7 +366,7 @@ static void vperfctr_switch_out(struct vperfctr *perfctr, bool next_reads,
 	u32 ovf;
 
 	if ((perfctr->userpg->flags & VPERFCTR_STATE_RDPMC) && !next_reads)
-		static_call(perfctr_user_read)(false);
+		perfctr_driver(user_read)(false);
 	if (!vperfctr_is_oncpu(perfctr))
 		return;
 	ovf = __vperfctr_suspend(perfctr, now, false);
@@ -392,7 +392,7 @@ static bool vperfctr_on_forbidden_cpu(struct vperfctr *perfctr, int cpu)
 	    !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask))
 		return false;
 	if (userpg->flags & VPERFCTR_STATE_RDPMC)
-		static_call(perfctr_user_read)(false);
+		perfctr_driver(user_read)(false);
 	vperfctr_write_begin(userpg);
 	userpg->cpu_state.cstatus = 0;
 	/* For good: an overflow awaiting its restart is not restarted. */
@@ -418,7 +418,7 @@ static void vperfctr_switch_in(struct vperfctr *perfctr,
 	if (enabled && vperfctr_on_forbidden_cpu(perfctr, cpu))
 		return;
 	if (perfctr->userpg->flags & VPERFCTR_STATE_RDPMC) {
-		static_call(perfctr_user_read)(true);
+		perfctr_driver(user_read)(true);
 		now->hw_zero = true;
 	}
 	if (!enabled)

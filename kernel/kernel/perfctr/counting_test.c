@@ -406,18 +406,17 @@ static void switch_reads_the_clock_once(struct kunit *test)
  * arch_perfctr_switch() calls that switch made; the first's first
  * resume, after the second, hands off as that switch does, or not.
  */
-static unsigned int switch_first_to_second(struct kunit *test, bool cs,
-					   bool restart)
+/*
+ * The second thread of switch_first_to_second(), counting the TSC,
+ * hardware counter 1 (restarting at every enable if @restart), task-clock
+ * and, if @cs, context switches, as the first does.
+ */
+static struct vperfctr *second_counting_thread(struct kunit *test, bool cs,
+					       bool restart)
 {
 	struct vperfctr_test_ctx *ctx = test->priv;
-	struct vperfctr *first = ctx->perfctr, *second;
 	struct vperfctr_control *control = new_control(test);
 	struct perfctr_cpu_control *cc = &control->cpu_control;
-	const struct perfctr_cpu_state *prev = NULL;
-	unsigned int calls, first_calls, reads;
-	unsigned long flags;
-	bool counting;
-	int cpu;
 
 	use_fake_pmu(test, 48);
 	ctx->user_read_ok = true;
@@ -428,7 +427,43 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	sw_control(control, 1, PERFCTR_SW_TASK_CLOCK, 0);
 	if (cs)
 		sw_control(control, 2, PERFCTR_SW_CONTEXT_SWITCHES, 0);
-	second = second_thread(test, control);
+	return second_thread(test, control);
+}
+
+/* The sums of switch_first_to_second()'s two threads. */
+static void expect_switched_sums(struct kunit *test,
+				 const struct vperfctr *first,
+				 const struct vperfctr *second, bool cs)
+{
+	const struct perfctr_cpu_state *one = &first->userpg->cpu_state;
+	const struct perfctr_cpu_state *two = &second->userpg->cpu_state;
+
+	KUNIT_EXPECT_EQ(test, one->tsc_sum, 400);
+	/* 20 + 5, then 4 from zero, not from where the sample left it. */
+	KUNIT_EXPECT_EQ(test, one->pmc[0].sum, 29);
+	KUNIT_EXPECT_EQ(test, one->pmc[1].sum,
+			vperfctr_tsc_to_ns(first->userpg, 300) +
+			vperfctr_tsc_to_ns(first->userpg, 100));
+	KUNIT_EXPECT_EQ(test, two->tsc_sum, 100);
+	/* None of the first thread's 25: the counters were zeroed. */
+	KUNIT_EXPECT_EQ(test, two->pmc[0].sum, 7);
+	KUNIT_EXPECT_EQ(test, two->pmc[1].sum,
+			2 * vperfctr_tsc_to_ns(second->userpg, 50));
+	if (cs)
+		KUNIT_EXPECT_EQ(test, two->pmc[2].sum, 2);
+}
+
+static unsigned int switch_first_to_second(struct kunit *test, bool cs,
+					   bool restart)
+{
+	struct vperfctr_test_ctx *ctx = test->priv;
+	struct vperfctr *first = ctx->perfctr;
+	struct vperfctr *second = second_counting_thread(test, cs, restart);
+	const struct perfctr_cpu_state *prev = NULL;
+	unsigned int calls, first_calls, reads;
+	unsigned long flags;
+	bool counting;
+	int cpu;
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
@@ -458,19 +493,7 @@ static unsigned int switch_first_to_second(struct kunit *test, bool cs,
 	__perfctr_switch_thread(first, NULL);
 	local_irq_restore(flags);
 
-	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.tsc_sum, 400);
-	/* 20 + 5, then 4 from zero, not from where the sample left it. */
-	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.pmc[0].sum, 29);
-	KUNIT_EXPECT_EQ(test, first->userpg->cpu_state.pmc[1].sum,
-			vperfctr_tsc_to_ns(first->userpg, 300) +
-			vperfctr_tsc_to_ns(first->userpg, 100));
-	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.tsc_sum, 100);
-	/* None of the first thread's 25: the counters were zeroed. */
-	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[0].sum, 7);
-	KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[1].sum,
-			2 * vperfctr_tsc_to_ns(second->userpg, 50));
-	if (cs)
-		KUNIT_EXPECT_EQ(test, second->userpg->cpu_state.pmc[2].sum, 2);
+	expect_switched_sums(test, first, second, cs);
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(first));
 	KUNIT_EXPECT_FALSE(test, vperfctr_is_oncpu(second));
 	KUNIT_EXPECT_TRUE(test, counting);

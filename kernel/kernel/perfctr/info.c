@@ -15,7 +15,7 @@
 
 static u32 perfctr_tsc_to_cpu_mult(void)
 {
-	const struct perfctr_pmu *desc = static_call(perfctr_pmu)();
+	const struct perfctr_pmu *desc = perfctr_driver(pmu)();
 
 	if (!desc->tsc_khz || desc->cpu_khz <= desc->tsc_khz)
 		return 1;
@@ -28,7 +28,7 @@ static u32 perfctr_tsc_to_cpu_mult(void)
  */
 void perfctr_get_info(struct perfctr_info *info)
 {
-	const struct perfctr_pmu *desc = static_call(perfctr_pmu)();
+	const struct perfctr_pmu *desc = perfctr_driver(pmu)();
 
 	memset(info, 0, sizeof(*info));
 	info->abi_version = PERFCTR_ABI_VERSION;
@@ -157,7 +157,7 @@ static struct kobj_attribute driver_version_attr = __ATTR_RO(driver_version);
 static ssize_t driver_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
-	return sysfs_emit(buf, "%s\n", static_call(perfctr_pmu)()->name);
+	return sysfs_emit(buf, "%s\n", perfctr_driver(pmu)()->name);
 }
 
 static struct kobj_attribute driver_attr = __ATTR_RO(driver);

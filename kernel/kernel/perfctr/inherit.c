@@ -73,7 +73,7 @@ struct vperfctr *vperfctr_inherit(struct vperfctr *parent)
 		return NULL;
 	/* Cannot fail: the parent holds the counter hardware already. */
 	if (parent->hw_reserved) {
-		if (static_call(perfctr_reserve)()) {
+		if (perfctr_driver(reserve)()) {
 			vperfctr_put(child);
 			return NULL;
 		}

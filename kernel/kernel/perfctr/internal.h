@@ -140,11 +140,13 @@ struct vperfctr {
 };
 
 /*
- * The counter driver, called through static calls: each is the
- * arch_perfctr_*() function of <linux/perfctr_pmu.h>, a direct call where
- * the architecture patches call sites (HAVE_STATIC_CALL_INLINE), and the
- * core's KUnit tests put a fake driver in its place (test_helpers.c).
+ * The counter driver: perfctr_driver(enable)(plan) is a direct call of
+ * arch_perfctr_enable(plan).  With the KUnit tests built, it is a static
+ * call instead (a direct call too where the architecture patches call
+ * sites), which the core's suites point at a fake driver
+ * (test_helpers.c, which defines them).
  */
+#ifdef CONFIG_PERFCTR_KUNIT_TEST
 DECLARE_STATIC_CALL(perfctr_pmu, arch_perfctr_pmu);
 DECLARE_STATIC_CALL(perfctr_tsc_khz, arch_perfctr_tsc_khz);
 DECLARE_STATIC_CALL(perfctr_read_tsc, arch_perfctr_read_tsc);
@@ -162,19 +164,23 @@ DECLARE_STATIC_CALL(perfctr_reserve, arch_perfctr_reserve);
 DECLARE_STATIC_CALL(perfctr_release, arch_perfctr_release);
 DECLARE_STATIC_CALL(perfctr_has_user_read, arch_perfctr_has_user_read);
 DECLARE_STATIC_CALL(perfctr_user_read, arch_perfctr_user_read);
+#define perfctr_driver(fn)	static_call(perfctr_##fn)
+#else
+#define perfctr_driver(fn)	arch_perfctr_##fn
+#endif
 
 /*
  * The clock and a hardware counter as the context switch reads them:
  * inline where the architecture can (KUnit's stubs of
  * arch_perfctr_read_tsc() and arch_perfctr_read_counter() replace the
- * register reads there), else through the driver.
+ * register reads there), else from the driver.
  */
 static __always_inline u64 vperfctr_read_tsc(void)
 {
 #ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
 	return arch_perfctr_read_tsc_inline();
 #else
-	return static_call(perfctr_read_tsc)();
+	return perfctr_driver(read_tsc)();
 #endif
 }
 
@@ -183,7 +189,7 @@ static __always_inline u64 vperfctr_read_counter(u32 map)
 #ifdef CONFIG_HAVE_PERFCTR_INLINE_READS
 	return arch_perfctr_read_counter_inline(map);
 #else
-	return static_call(perfctr_read_counter)(map);
+	return perfctr_driver(read_counter)(map);
 #endif
 }
 

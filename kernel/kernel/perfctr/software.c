@@ -50,7 +50,7 @@ static void vperfctr_time_update(u32 khz)
  */
 void vperfctr_time_set(struct vperfctr_state *userpg)
 {
-	u32 khz = static_call(perfctr_tsc_khz)();
+	u32 khz = perfctr_driver(tsc_khz)();
 	u64 factors;
 
 	/* Pairs with vperfctr_time_update(): the factors of this rate. */
@@ -200,7 +200,7 @@ int vperfctr_check_software(const struct perfctr_cpu_control *cc,
 
 	if (event < 1 || event > PERFCTR_SW_MAX)
 		return -EINVAL;
-	if (event == PERFCTR_SW_TASK_CLOCK && !static_call(perfctr_tsc_khz)())
+	if (event == PERFCTR_SW_TASK_CLOCK && !perfctr_driver(tsc_khz)())
 		return -EINVAL;
 	if (vperfctr_sw_is_fault(event)) {
 		if (!evntsel ||

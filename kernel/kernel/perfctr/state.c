@@ -51,25 +51,6 @@
 
 static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
 
-/* The counter driver, as internal.h says. */
-DEFINE_STATIC_CALL(perfctr_pmu, arch_perfctr_pmu);
-DEFINE_STATIC_CALL(perfctr_tsc_khz, arch_perfctr_tsc_khz);
-DEFINE_STATIC_CALL(perfctr_read_tsc, arch_perfctr_read_tsc);
-DEFINE_STATIC_CALL(perfctr_check_counter, arch_perfctr_check_counter);
-DEFINE_STATIC_CALL(perfctr_check_control, arch_perfctr_check_control);
-DEFINE_STATIC_CALL(perfctr_counter_width, arch_perfctr_counter_width);
-DEFINE_STATIC_CALL(perfctr_counter_restarts, arch_perfctr_counter_restarts);
-DEFINE_STATIC_CALL(perfctr_read_counter, arch_perfctr_read_counter);
-DEFINE_STATIC_CALL(perfctr_write_counter, arch_perfctr_write_counter);
-DEFINE_STATIC_CALL(perfctr_prepare, arch_perfctr_prepare);
-DEFINE_STATIC_CALL(perfctr_enable, arch_perfctr_enable);
-DEFINE_STATIC_CALL(perfctr_disable, arch_perfctr_disable);
-DEFINE_STATIC_CALL(perfctr_switch, arch_perfctr_switch);
-DEFINE_STATIC_CALL(perfctr_reserve, arch_perfctr_reserve);
-DEFINE_STATIC_CALL(perfctr_release, arch_perfctr_release);
-DEFINE_STATIC_CALL(perfctr_has_user_read, arch_perfctr_has_user_read);
-DEFINE_STATIC_CALL(perfctr_user_read, arch_perfctr_user_read);
-
 /*
  * A few pages of states freed on this CPU, for the next ones, as fork.c
  * keeps stacks: a process tree that counts allocates one at every fork
@@ -167,7 +148,7 @@ void vperfctr_release_hw(struct vperfctr *perfctr)
 {
 	if (perfctr->hw_reserved) {
 		perfctr->hw_reserved = false;
-		static_call(perfctr_release)();
+		perfctr_driver(release)();
 	}
 }
 

@@ -228,14 +228,14 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 	if (want_hw) {
 		/* Affinity is changed only for a control that is set. */
 		if (!perfctr->hw_reserved) {
-			ret = static_call(perfctr_reserve)();
+			ret = perfctr_driver(reserve)();
 			if (ret)
 				return ret;
 		}
 		ret = vperfctr_restrict_cpus(tsk);
 		if (ret) {
 			if (!perfctr->hw_reserved)
-				static_call(perfctr_release)();
+				perfctr_driver(release)();
 			return ret;
 		}
 	}
@@ -248,7 +248,7 @@ static int vperfctr_install(struct vperfctr *perfctr, struct task_struct *tsk,
 	restart = perfctr_cstatus_enabled(perfctr->userpg->cpu_state.cstatus);
 	if (tsk == current) {
 		if (user_read || perfctr->userpg->flags & VPERFCTR_STATE_RDPMC)
-			static_call(perfctr_user_read)(perfctr->userpg->flags &
+			perfctr_driver(user_read)(perfctr->userpg->flags &
 					       VPERFCTR_STATE_RDPMC);
 		if (restart) {
 			perfctr->last_cpu = smp_processor_id();

@@ -16,6 +16,25 @@
 #include "internal.h"
 #include "test_helpers.h"
 
+/* The core's calls of the driver (internal.h), while the tests are built. */
+DEFINE_STATIC_CALL(perfctr_pmu, arch_perfctr_pmu);
+DEFINE_STATIC_CALL(perfctr_tsc_khz, arch_perfctr_tsc_khz);
+DEFINE_STATIC_CALL(perfctr_read_tsc, arch_perfctr_read_tsc);
+DEFINE_STATIC_CALL(perfctr_check_counter, arch_perfctr_check_counter);
+DEFINE_STATIC_CALL(perfctr_check_control, arch_perfctr_check_control);
+DEFINE_STATIC_CALL(perfctr_counter_width, arch_perfctr_counter_width);
+DEFINE_STATIC_CALL(perfctr_counter_restarts, arch_perfctr_counter_restarts);
+DEFINE_STATIC_CALL(perfctr_read_counter, arch_perfctr_read_counter);
+DEFINE_STATIC_CALL(perfctr_write_counter, arch_perfctr_write_counter);
+DEFINE_STATIC_CALL(perfctr_prepare, arch_perfctr_prepare);
+DEFINE_STATIC_CALL(perfctr_enable, arch_perfctr_enable);
+DEFINE_STATIC_CALL(perfctr_disable, arch_perfctr_disable);
+DEFINE_STATIC_CALL(perfctr_switch, arch_perfctr_switch);
+DEFINE_STATIC_CALL(perfctr_reserve, arch_perfctr_reserve);
+DEFINE_STATIC_CALL(perfctr_release, arch_perfctr_release);
+DEFINE_STATIC_CALL(perfctr_has_user_read, arch_perfctr_has_user_read);
+DEFINE_STATIC_CALL(perfctr_user_read, arch_perfctr_user_read);
+
 struct vperfctr_test_ctx *vperfctr_test_ctx(void)
 {
 	return kunit_get_current_test()->priv;
