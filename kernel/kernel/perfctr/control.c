@@ -51,7 +51,7 @@ static int vperfctr_check_hardware(const struct perfctr_cpu_control *cc,
 	if (nrhw > pmu->nrctrs + pmu->nrfixed + pmu->nrmetrics)
 		return -EINVAL;
 	err = perfctr_driver(check_counter)(map, cc->evntsel[i], ireset,
-						 allow_kernel);
+					    allow_kernel);
 	if (err && err != -EACCES)
 		return err;
 	/* The driver accepted both: equal names are the same counter. */

@@ -216,7 +216,7 @@ __vperfctr_resume(struct vperfctr *perfctr, struct vperfctr_now *now,
 	}
 	if (hand_off)
 		perfctr_driver(switch)(now->running, now->running_plan,
-					    &perfctr->setup.plan);
+				       &perfctr->setup.plan);
 	else if (hw)
 		perfctr_driver(enable)(&perfctr->setup.plan);
 	userpg->flags |= VPERFCTR_STATE_ONCPU;
