@@ -314,7 +314,7 @@ void vperfctr_set_control(struct vperfctr *perfctr,
 				       userpg->nrsums));
 
 	perfctr->control = *control;
-	perfctr->setup = *setup;
+	memcpy(&perfctr->setup, setup, vperfctr_setup_size(setup));
 	perfctr->iresume_cstatus = 0;
 	WRITE_ONCE(perfctr->pending_ovf, 0);
 	/* Only the old control's counters can have left one nonzero. */
@@ -349,9 +349,9 @@ void vperfctr_set_control(struct vperfctr *perfctr,
  * @from: a state whose control vperfctr_set_control() installed
  *
  * What vperfctr_set_control(@perfctr, &@from->control, &@from->setup)
- * does, at a fork: the control and its setup are copied whole, the rest
- * starts as for any new control.  The new state's page is seen by nobody
- * yet.
+ * does, at a fork: the control and its setup are copied whole (but for
+ * the plan's unused writes), the rest starts as for any new control.
+ * The new state's page is seen by nobody yet.
  */
 void vperfctr_inherit_control(struct vperfctr *perfctr,
 			      const struct vperfctr *from)
@@ -359,7 +359,7 @@ void vperfctr_inherit_control(struct vperfctr *perfctr,
 	const struct perfctr_cpu_control *cc = &from->control.cpu_control;
 
 	perfctr->control = from->control;
-	perfctr->setup = from->setup;
+	memcpy(&perfctr->setup, &from->setup, vperfctr_setup_size(&from->setup));
 	perfctr->userpg->nrsums = cc->nractrs + cc->nrictrs;
 	vperfctr_load_setup(perfctr);
 }

@@ -65,6 +65,12 @@ struct vperfctr_setup {
 	struct perfctr_plan	plan;
 };
 
+/* The bytes of @setup that count: its plan's writes past nr are never read. */
+static inline size_t vperfctr_setup_size(const struct vperfctr_setup *setup)
+{
+	return offsetof(struct vperfctr_setup, plan.write[setup->plan.nr]);
+}
+
 /**
  * struct vperfctr - the virtual counter state of one thread
  * @refcount:	one reference for the thread it is attached to, one per

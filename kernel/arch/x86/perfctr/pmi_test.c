@@ -9,6 +9,7 @@
 #include <linux/bitops.h>
 #include <linux/nmi.h>
 #include <linux/perfctr.h>
+#include <linux/preempt.h>
 #include <asm/apic.h>
 
 #include "perfctr.h"
@@ -26,12 +27,14 @@ static int one_pmi(struct kunit *test)
 	int handled;
 
 	take_counters(test);
+	migrate_disable();
 	arm(test);
 	apic_write(APIC_LVTPC, APIC_LVT_MASKED | APIC_DM_NMI);
 	handled = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	c->lvtpc = apic_read(APIC_LVTPC);
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 	disarm(c);
+	migrate_enable();
 	give_back_counters(test);
 	return handled;
 }
@@ -93,9 +96,11 @@ static void zen4_pmi_clears_through_global_status_clr(struct kunit *test)
 	add(c, 5, 0xc0 | SEL_USR, -5000);
 	/* Bit 6 is beyond the six counters: not ours to clear. */
 	c->reads[0] = (struct msr_write){ 0xc0000300, BIT_ULL(5) | BIT_ULL(6) };
+	migrate_disable();
 	arm(test);
 	ovf = x86_perfctr_ack_overflow();
 	disarm(c);
+	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, ovf, BIT(5));
 	expect_writes(test, ack, ARRAY_SIZE(ack));
@@ -112,11 +117,13 @@ static void zen2_pmi_finds_overflow_from_counter_value(struct kunit *test)
 	add(c, 0, 0x76 | SEL_USR, 0);
 	add(c, 2, 0xc0 | SEL_USR, -5000);
 	c->reads[0] = (struct msr_write){ 0xc0010205, BIT_ULL(48) - 10 };
+	migrate_disable();
 	arm(test);
 	running = x86_perfctr_ack_overflow();
 	c->reads[0].value = 10;		/* counted past zero */
 	wrapped = x86_perfctr_ack_overflow();
 	disarm(c);
+	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, running, 0);
 	KUNIT_EXPECT_EQ(test, wrapped, BIT(2));
@@ -159,6 +166,7 @@ static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
 	add(c, 2, 0xc0 | SEL_USR, -5000);
 	c->reads[0] = (struct msr_write){ 0xc0010205, 10 };
 	take_counters(test);
+	migrate_disable();
 	arm(test);
 	local_irq_disable();
 	arch_perfctr_disable(&c->state);
@@ -168,6 +176,7 @@ static void zen2_disabled_counters_are_not_looked_at(struct kunit *test)
 	late = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	pass_pmi_window();
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
+	migrate_enable();
 	give_back_counters(test);
 
 	KUNIT_EXPECT_EQ(test, after_disable, 0);
@@ -190,29 +199,35 @@ static void pmi_is_ours_only_while_we_hold_the_counters(struct kunit *test)
 	add(c, 0, INST_RETIRED | SEL_USR, -100);
 	c->reads[0] = (struct msr_write){ 0x38e, BIT_ULL(0) };
 	c->reads[1] = (struct msr_write){ 0x4c1, BIT_ULL(47) };
+	migrate_disable();
 	arm(test);
 	perfs = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	disarm(c);
+	migrate_enable();
 	KUNIT_EXPECT_EQ(test, perfs, NMI_DONE);
 	KUNIT_EXPECT_EQ(test, c->nr_writes, 0);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 0);
 
 	take_counters(test);
+	migrate_disable();
 	arm(test);
 	first = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	hold_pmi_window();
 	c->reads[0].value = 0;
 	second = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	disarm(c);
+	migrate_enable();
 	KUNIT_EXPECT_EQ(test, first, NMI_HANDLED);
 	KUNIT_EXPECT_EQ(test, second, NMI_HANDLED);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);
 
 	/* Long after, an NMI with no overflow is someone else's. */
+	migrate_disable();
 	pass_pmi_window();
 	arm(test);
 	unrelated = x86_perfctr_nmi_handler(NMI_LOCAL, NULL);
 	disarm(c);
+	migrate_enable();
 	give_back_counters(test);
 	KUNIT_EXPECT_EQ(test, unrelated, NMI_DONE);
 	KUNIT_EXPECT_EQ(test, c->overflow_calls, 1);

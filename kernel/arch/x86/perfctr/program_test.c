@@ -12,6 +12,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/perfctr.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 
 #include "perfctr.h"
@@ -487,6 +488,7 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	x86_perfctr_active_desc = c->skylake;
 	add(c, 2, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
+	migrate_disable();
 	disarm(c);
 	arm(test);
 	irqs_off(arch_perfctr_user_read(true));
@@ -495,6 +497,7 @@ static void user_read_zeroes_counters_others_used(struct kunit *test)
 	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes - again;
 	irqs_off(arch_perfctr_user_read(false));
+	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, pce, 1);
 	KUNIT_EXPECT_EQ(test, c->pce, 0);
@@ -521,6 +524,7 @@ static void switch_to_the_same_plan_zeroes_only_the_counters_used(struct kunit *
 	x86_perfctr_active_desc = c->skylake;
 	add(c, 2, INST_RETIRED | SEL_USR, 0);
 	add(c, PERFCTR_MAP_X86_FIXED | 1, SEL_USR, 0);
+	migrate_disable();
 	disarm(c);
 	arm(test);
 	irqs_off(arch_perfctr_switch(&c->state, &c->plan, &c->plan));
@@ -528,13 +532,16 @@ static void switch_to_the_same_plan_zeroes_only_the_counters_used(struct kunit *
 	memcpy(first, c->writes, sizeof(first));
 	c->nr_writes = 0;
 	irqs_off(arch_perfctr_switch(&c->state, &c->plan, &c->plan));
+	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, c->pce, 1);
 	expect_writes(test, zero, ARRAY_SIZE(zero));
 	c->nr_writes = n;
 	memcpy(c->writes, first, sizeof(first));
 	expect_writes(test, zero, ARRAY_SIZE(zero));
+	migrate_disable();
 	disarm(c);
+	migrate_enable();
 }
 
 /* To another plan, a hand-off writes what disable, a grant and enable do. */
@@ -556,6 +563,7 @@ static void switch_to_another_plan_is_disable_grant_enable(struct kunit *test)
 	*other = c->control;
 	other->pmc_map[0] = 3;
 	arch_perfctr_prepare(other, next);
+	migrate_disable();
 	disarm(c);
 	arm(test);
 	irqs_off(arch_perfctr_disable(&c->state));
@@ -566,12 +574,15 @@ static void switch_to_another_plan_is_disable_grant_enable(struct kunit *test)
 	disarm(c);
 	arm(test);
 	irqs_off(arch_perfctr_switch(&c->state, &c->plan, next));
+	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, c->pce, 1);
 	/* Stop, zero what counted, program, start: not nothing. */
 	KUNIT_EXPECT_GE(test, n, 6);
 	expect_writes(test, three, n);
+	migrate_disable();
 	disarm(c);
+	migrate_enable();
 }
 
 /* After the counters come from perf, whatever it left is zeroed. */
@@ -585,12 +596,16 @@ static void user_read_after_reservation_zeroes_every_counter(struct kunit *test)
 	unsigned int again;
 
 	x86_perfctr_active_desc = c->skylake;
+	migrate_disable();
 	disarm(c);
+	migrate_enable();
 	take_counters(test);
+	migrate_disable();
 	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes;
 	irqs_off(arch_perfctr_user_read(true));
 	again = c->nr_writes - again;
+	migrate_enable();
 	give_back_counters(test);
 
 	KUNIT_EXPECT_EQ(test, again, 0);
@@ -612,6 +627,7 @@ static void user_read_after_cpu_online_zeroes_every_counter(struct kunit *test)
 
 	x86_perfctr_active_desc = c->skylake;
 	take_counters(test);
+	migrate_disable();
 	irqs_off(arch_perfctr_user_read(true));
 	before = c->nr_writes;
 	irqs_off(arch_perfctr_user_read(true));
@@ -619,6 +635,7 @@ static void user_read_after_cpu_online_zeroes_every_counter(struct kunit *test)
 	c->nr_writes = 0;
 	x86_perfctr_forget_clean();
 	irqs_off(arch_perfctr_user_read(true));
+	migrate_enable();
 	give_back_counters(test);
 
 	KUNIT_EXPECT_EQ(test, before, 0);
