@@ -111,20 +111,23 @@ static inline size_t vperfctr_setup_size(const struct vperfctr_setup *setup)
  *		(arch_perfctr_reserve()) until the control changes, the
  *		counters stop for good at exit or unlink, or the state is freed
  *
+ * A fork allocates one: the fields are laid out so that the struct fits
+ * in 2048 bytes, kmalloc-2k, in a kernel without lock debugging.
+ *
  * The fields from @setup on are the owner's: they change with interrupts
  * off on the owner's CPU, or while the owner is frozen under ptrace.
  */
 struct vperfctr {
 	refcount_t			refcount;
+	spinlock_t			children_lock;	/* children*, *_id, released */
 	struct task_struct __rcu	*owner;
 	struct vperfctr_state		*userpg;
 	struct vperfctr_control		control;
 
-	spinlock_t			children_lock;	/* children*, *_id, released */
 	struct perfctr_sum_ctrs		children;
 	unsigned int			children_nrsums;
-	u64				inheritance_id;
 	bool				released;
+	u64				inheritance_id;
 	struct vperfctr			*parent;
 	u64				parent_id;
 	struct rcu_head			rcu;
@@ -137,12 +140,12 @@ struct vperfctr {
 	unsigned int			ticks_left;
 	int				last_cpu;
 	u32				iresume_cstatus;
-	s64				icount[PERFCTR_MAX_NRCTRS];
-	struct hrtimer			itimer;
-	bool				bad_cpus_allowed;
 	u32				pending_ovf;
+	bool				bad_cpus_allowed;
 	bool				pending_sigill;
 	bool				hw_reserved;
+	s64				icount[PERFCTR_MAX_NRCTRS];
+	struct hrtimer			itimer;
 };
 
 /*
