@@ -146,16 +146,16 @@ static void user_read_irqs_off(bool allow)
 static int pmuv3_test_init(struct kunit *test)
 {
 	struct pmuv3_test_ctx *c;
-	int cpu;
+	int cpu, err;
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	test->priv = c;
 	pmuv3_describe(&c->desc,
 		       fake_armpmu(&c->armpmu, PMUVER_V3, FAKE_NRCTRS));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
-							(void *)pmuv3_active_desc),
-			0);
+	err = kunit_add_action_or_reset(test, restore_active_desc,
+					(void *)pmuv3_active_desc);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	pmuv3_active_desc = &c->desc;
 	kunit_activate_static_stub(test, pmuv3_write_reg, fake_write);
 	kunit_activate_static_stub(test, pmuv3_read_reg, fake_read);

@@ -69,11 +69,6 @@ static void cpuid_of(u32 leaf, u32 subleaf, u32 regs[4])
 	x86_perfctr_test_cpuid(c->cpu, leaf, regs);
 }
 
-static void restore_active_desc(void *desc)
-{
-	x86_perfctr_active_desc = desc;
-}
-
 /*
  * Alder Lake: counters described on a P core (type 0x40) may not be used
  * on an E core (type 0x20), and the other way round.  The CPU number is
@@ -95,9 +90,7 @@ static void alder_lake_other_core_type_is_forbidden(struct kunit *test)
 	c->desc.hybrid_core_type = 0x40;
 	test->priv = c;
 	kunit_activate_static_stub(test, x86_perfctr_cpuid, cpuid_of);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
-							(void *)x86_perfctr_active_desc),
-			0);
+	x86_perfctr_test_keep_desc(test);
 	x86_perfctr_active_desc = &c->desc;
 
 	c->cpu = e_core;

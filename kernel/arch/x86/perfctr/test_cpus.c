@@ -496,6 +496,23 @@ static u64 imitated_capabilities(void)
 	return imitated->perf_capabilities;
 }
 
+static void restore_active_desc(void *desc)
+{
+	x86_perfctr_active_desc = desc;
+}
+
+/**
+ * x86_perfctr_test_keep_desc - put the description in use back after a case
+ * @test: the case, which may point x86_perfctr_active_desc elsewhere
+ */
+void x86_perfctr_test_keep_desc(struct kunit *test)
+{
+	void *desc = (void *)x86_perfctr_active_desc;
+	int err = kunit_add_action_or_reset(test, restore_active_desc, desc);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
 /**
  * x86_perfctr_test_detect - run the detection on a recorded processor
  * @test: the test case

@@ -63,6 +63,7 @@ extern const struct x86_perfctr_test_cpu x86_perfctr_test_cpus[TEST_NR_CPUS];
 const void *x86_perfctr_test_cpu_params(const void *prev, char *desc);
 void x86_perfctr_test_cpuid(const struct x86_perfctr_test_cpu *cpu, u32 leaf,
 			    u32 regs[4]);
+void x86_perfctr_test_keep_desc(struct kunit *test);
 void x86_perfctr_test_detect(struct kunit *test,
 			     const struct x86_perfctr_test_cpu *cpu,
 			     struct x86_perfctr_desc *desc);

@@ -65,11 +65,6 @@ static struct program_test_ctx *ctx(void)
 }
 
 /* The boot description back in place, at the end of every case. */
-static void restore_active_desc(void *desc)
-{
-	x86_perfctr_active_desc = desc;
-}
-
 static void fake_wrmsr(u32 msr, u64 value)
 {
 	struct program_test_ctx *c = ctx();
@@ -171,9 +166,7 @@ int x86_perfctr_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	test->priv = c;
 	c->skylake = cpu_desc(test, TEST_CPU_SKYLAKE);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_active_desc,
-							(void *)x86_perfctr_active_desc),
-			0);
+	x86_perfctr_test_keep_desc(test);
 	kunit_activate_static_stub(test, x86_perfctr_wrmsr, fake_wrmsr);
 	kunit_activate_static_stub(test, x86_perfctr_rdmsr, fake_rdmsr);
 	kunit_activate_static_stub(test, x86_perfctr_reserve_counter,
