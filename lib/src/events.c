@@ -15,11 +15,13 @@
  * slots and categories are perf's names for fixed counter 3 and the
  * PERF_METRICS fields (perf's Documentation/topdown.txt).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -683,6 +685,218 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 	return 0;
 }
 
+static int is_hex(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* Is a modifier token of a native event one of the modes? */
+static int is_mode_token(const char *tok, size_t len)
+{
+	static const char *const modes[] = {
+		"u", "k", "uk", "ku", "u=0", "u=1", "k=0", "k=1",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (strlen(modes[i]) == len && !strncmp(modes[i], tok, len))
+			return 1;
+	return 0;
+}
+
+/* @str without its mode modifiers, then ours: the spec's name. */
+static void native_name(char *name, size_t size, const char *str,
+			__u64 modes)
+{
+	const char *tok = str, *end;
+	size_t len = 0;
+
+	name[0] = '\0';
+	for (; tok; tok = *end ? end + 1 : NULL) {
+		end = strchr(tok, ':');
+		if (!end)
+			end = tok + strlen(tok);
+		if (tok != str && is_mode_token(tok, end - tok))
+			continue;
+		len += snprintf(name + len, size > len ? size - len : 0,
+				"%s%.*s", tok == str ? "" : ":",
+				(int)(end - tok), tok);
+	}
+	if (len < size)
+		snprintf(name + len, size - len, "%s", modifier_name(modes));
+}
+
+/* Is libpfm4's PMU one of the vendor of @info's counters? */
+static int native_vendor_ok(enum native_vendor vendor,
+			    const struct perfctr_info *info)
+{
+	switch (info->cpu_type) {
+	case PERFCTR_X86_INTEL_ARCH:
+		return vendor == NATIVE_INTEL;
+	case PERFCTR_X86_AMD:
+		return vendor == NATIVE_AMD;
+	case PERFCTR_ARM64_PMUV3:
+		return vendor == NATIVE_ARM64;
+	}
+	return 0;
+}
+
+/*
+ * An Intel fixed counter's event, code 0 and unit mask j + 1, on fixed
+ * counter j only: j 3 is the TopDown slots.
+ */
+static int parse_fixed_only(struct perfctr_event_spec *event,
+			    const char *str, __u64 sel, __u64 modes,
+			    const struct perfctr_info *info, char *err,
+			    size_t err_size)
+{
+	unsigned int j = ((sel >> 8) & 0xff) - 1;
+
+	if ((sel & ~0xff00ull) || j > PERFCTR_X86_FIXED_SLOTS)
+		return fail(EINVAL, err, err_size, "%s: event 0 counts on a "
+			    "fixed counter, and with unit mask 1 to 4 only",
+			    str);
+	if (j == PERFCTR_X86_FIXED_SLOTS && !has_slots(info))
+		return fail(EOPNOTSUPP, err, err_size, "%s: needs Intel fixed "
+			    "counter 3 (TopDown slots: Ice Lake or later); "
+			    "this CPU has none", str);
+	if (j >= info->nrfixed)
+		return fail(EOPNOTSUPP, err, err_size, "%s: counts on Intel "
+			    "fixed counter %u only, which this CPU lacks (it has "
+			    "%u)", str, j, info->nrfixed);
+	event->pmc_map = PERFCTR_MAP_X86_FIXED | j;
+	event->evntsel = with_modes(event, 0, modes);
+	return 0;
+}
+
+/*
+ * The fixed counter that counts what general-purpose event @sel does,
+ * selector bits and all: Intel's instructions and core cycles, arm64's
+ * CPU_CYCLES; or -1.
+ */
+static int native_fixed(__u64 sel, const struct perfctr_info *info)
+{
+	int fixed = -1;
+
+	if (is_arm64(info))
+		fixed = (sel & ~ARM64_EXCLUDE) == ARM64_CPU_CYCLES ? 0 : -1;
+	else if (info->cpu_type == PERFCTR_X86_INTEL_ARCH &&
+		 (sel & ~EVNTSEL_MODES) == 0x00c0)
+		fixed = 0;
+	else if (info->cpu_type == PERFCTR_X86_INTEL_ARCH &&
+		 (sel & ~EVNTSEL_MODES) == 0x003c)
+		fixed = 1;
+	return fixed >= 0 && (__u32)fixed < info->nrfixed ? fixed : -1;
+}
+
+/*
+ * perf's names of the events of Intel's fixed counters, event 0 and unit
+ * mask j + 1 for fixed counter j, which libpfm4 names otherwise or not.
+ */
+static const char *const intel_fixed_names[] = {
+	"INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD",
+	"CPU_CLK_UNHALTED.REF_TSC", "TOPDOWN.SLOTS",
+};
+
+/*
+ * @str as one of intel_fixed_names[] (a ":" for the "." will do) and
+ * mode modifiers: its selector, event 0 and the unit mask, and the
+ * modes; 0 if it is none of them.
+ */
+static __u64 intel_fixed_name(const char *str, struct native_encoding *enc)
+{
+	size_t len = strcspn(str, ":"), i, n;
+	const char *tok, *end;
+	__u64 sel = 0;
+
+	/* EVENT:UMASK as EVENT.UMASK */
+	if (!memchr(str, '.', len) && str[len] == ':')
+		len += 1 + strcspn(str + len + 1, ":");
+
+	for (i = 0; i < ARRAY_SIZE(intel_fixed_names) && !sel; i++) {
+		const char *name = intel_fixed_names[i];
+		const char *dot = strchr(name, '.');
+
+		n = dot - name;
+		if (len == strlen(name) && !strncasecmp(str, name, n) &&
+		    (str[n] == '.' || str[n] == ':') &&
+		    !strncasecmp(str + n + 1, dot + 1, len - n - 1))
+			sel = (i + 1) << 8;
+	}
+	if (!sel)
+		return 0;
+	memset(enc, 0, sizeof(*enc));
+	enc->vendor = NATIVE_INTEL;
+	for (tok = str + len; *tok; tok = end) {
+		tok++;
+		end = tok + strcspn(tok, ":");
+		if (!is_mode_token(tok, end - tok))
+			return 0;
+		if (tok[0] == 'u' || tok[0] == 'k')
+			enc->modes |= NATIVE_MODES_SET;
+		if ((tok[0] == 'u' && tok[1] != '=') || !strncmp(tok, "u=1", 3) ||
+		    !strncmp(tok, "ku", 2))
+			enc->modes |= NATIVE_USR;
+		if ((tok[0] == 'k' && tok[1] != '=') || !strncmp(tok, "k=1", 3) ||
+		    !strncmp(tok, "uk", 2))
+			enc->modes |= NATIVE_OS;
+	}
+	return sel;
+}
+
+/*
+ * A native event: libpfm4's selector less the driver's bits (x86: EN
+ * and INT; arm64: all but the event number), then as a raw one.
+ */
+static int parse_native(struct perfctr_event_spec *event, const char *str,
+			const struct perfctr_info *info, char *err,
+			size_t err_size)
+{
+	struct native_encoding enc;
+	__u64 sel, modes;
+
+	if (!is_arm64(info) && (sel = intel_fixed_name(str, &enc))) {
+		enc.code = sel;
+		enc.pmu = "perf";
+	} else if (native_encode(str, &enc, err, err_size) < 0) {
+		return -1;
+	}
+	if (!has_hardware(info))
+		return no_hardware(str, info, err, err_size);
+	if (!native_vendor_ok(enc.vendor, info))
+		return fail(EOPNOTSUPP, err, err_size, "%s: an event of PMU %s, "
+			    "not of these counters (driver: %s)", str, enc.pmu,
+			    perfctr_info_cpu_name(info));
+	modes = enc.modes & EVNTSEL_MODES;
+	if ((enc.modes & NATIVE_MODES_SET) && !modes)
+		return fail(EINVAL, err, err_size, "%s: its modifiers leave no "
+			    "mode to count", str);
+	event->kind = PERFCTR_EVENT_HARDWARE;
+	native_name(event->name, sizeof(event->name), str, modes);
+	if (is_arm64(info))
+		sel = enc.code & PERFCTR_ARM64_EVENT_MASK;
+	else
+		sel = enc.code & ~(EVNTSEL_EN | EVNTSEL_INT | EVNTSEL_MODES);
+	if (enc.vendor == NATIVE_INTEL && (sel & 0xff) == 0)
+		return parse_fixed_only(event, str, sel, modes, info, err,
+					err_size);
+	if (info->nrctrs == 0)
+		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
+			    "%s counters (driver: %s)", str, gp_name(info),
+			    perfctr_info_cpu_name(info));
+	if (check_bits(str, sel, gp_bits(info), info, err, err_size) < 0)
+		return -1;
+	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
+	event->evntsel = hw_with_modes(event, info, sel, modes);
+	event->fixed = native_fixed(event->evntsel, info);
+	return 0;
+}
+
 int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
 			const struct perfctr_info *info,
 			char *err, size_t err_size)
@@ -713,13 +927,13 @@ int perfctr_event_parse(struct perfctr_event_spec *event, const char *str,
 
 	if (def)
 		ret = parse_named(&parsed, str, def, mod, info, err, err_size);
-	else if (str[0] == 'r' && len > 1)
+	else if (str[0] == 'r' && len > 1 && is_hex(str + 1, len - 1))
 		ret = parse_raw(&parsed, str, len, mod, info, err, err_size);
 	else if (str[0] >= '0' && str[0] <= '9')
 		ret = parse_legacy(&parsed, str, len, mod, info, err,
 				   err_size);
 	else
-		ret = fail(EINVAL, err, err_size, "%s: unknown event", str);
+		ret = parse_native(&parsed, str, info, err, err_size);
 	if (ret == 0)
 		*event = parsed;
 	return ret;
@@ -792,6 +1006,66 @@ static __u64 max_period(__u32 width)
 }
 
 /*
+ * The general-purpose counters that can count x86 selector @evntsel on
+ * this machine, bit i for counter i, and the PMU that says so into
+ * *@pmu: an Intel model's tables restrict some events, and every other
+ * event, machine and PMU takes any counter (~0, *@pmu NULL).
+ */
+static __u32 allowed_counters(const struct perfctr_info *info,
+			      __u64 evntsel, const char **pmu)
+{
+	enum native_vendor vendor;
+	__u32 mask;
+
+	*pmu = NULL;
+	if (info->cpu_type != PERFCTR_X86_INTEL_ARCH)
+		return ~0u;
+	*pmu = native_pmu_name(&vendor);
+	mask = vendor == NATIVE_INTEL ? intel_counter_mask(*pmu, evntsel) : 0;
+	if (!mask)
+		*pmu = NULL;
+	return mask ? mask : ~0u;
+}
+
+/* Counters @mask as a list, "0-3" or "1,3", into @buf. */
+static const char *counter_list(__u32 mask, char *buf, size_t size)
+{
+	unsigned int i, j;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < 32 && len < size; i = j) {
+		if (!(mask & (1u << i))) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < 32 && (mask & (1u << j)); j++)
+			;
+		len += snprintf(buf + len, size - len, j - i > 2 ?
+				"%s%u-%u" : j - i > 1 ? "%s%u,%u" : "%s%u",
+				len ? "," : "", i, j - 1);
+	}
+	return buf;
+}
+
+/* An event restricted to counters @allowed that this CPU cannot place. */
+static int no_allowed_counter(const struct perfctr_event_spec *event,
+			      __u32 allowed, const char *pmu,
+			      unsigned int nrctrs, char *err, size_t err_size)
+{
+	char list[48];
+
+	counter_list(allowed, list, sizeof(list));
+	if (!(allowed & ((nrctrs < 32 ? 1u << nrctrs : 0) - 1)))
+		return fail(EOPNOTSUPP, err, err_size, "%s: only general-purpose "
+			    "counters %s count it on %s; this CPU has %u",
+			    event->name, list, pmu, nrctrs);
+	return fail(ENOSPC, err, err_size, "%s: only general-purpose counters "
+		    "%s count it on %s, and they are in use", event->name,
+		    list, pmu);
+}
+
+/*
  * The counter for hardware event @event, into *@map and *@evntsel: the
  * one it asks for, its fixed counter if free (arm64: the cycle counter,
  * whose selector is that of an event counter counting CPU_CYCLES), or the
@@ -804,11 +1078,14 @@ static int choose_counter(const struct vperfctr_control *control,
 {
 	unsigned int i, nrctrs = info->nrctrs;
 	int arm64 = is_arm64(info);
-	__u32 used_gp, used_fixed, used_metrics;
+	__u32 used_gp, used_fixed, used_metrics, allowed;
+	const char *pmu;
+	char list[48];
 	int has_fixed;
 
 	used_counters(&control->cpu_control, info, &used_gp, &used_fixed,
 		      &used_metrics);
+	allowed = allowed_counters(info, event->evntsel, &pmu);
 	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC) {
 		__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
 		int fixed = is_fixed_map(event->pmc_map, info);
@@ -834,6 +1111,11 @@ static int choose_counter(const struct vperfctr_control *control,
 			return fail(EINVAL, err, err_size, "%s: %s counter %u "
 				    "is in use", event->name,
 				    fixed ? "fixed" : gp_name(info), index);
+		if (!fixed && index < 32 && !(allowed & (1u << index)))
+			return fail(EINVAL, err, err_size, "%s: general-purpose "
+				    "counter %u cannot count it on %s (only %s)",
+				    event->name, index, pmu,
+				    counter_list(allowed, list, sizeof(list)));
 		*map = event->pmc_map;
 		*evntsel = event->evntsel;
 		return 0;
@@ -856,12 +1138,15 @@ static int choose_counter(const struct vperfctr_control *control,
 	if (nrctrs > (arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS))
 		nrctrs = arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS;
 	for (i = 0; i < nrctrs; i++) {
-		if (!(used_gp & (1u << i))) {
+		if (!(used_gp & (1u << i)) && (allowed & (1u << i))) {
 			*map = i;
 			*evntsel = event->evntsel;
 			return 0;
 		}
 	}
+	if (pmu && nrctrs)
+		return no_allowed_counter(event, allowed, pmu, nrctrs, err,
+					  err_size);
 	if (nrctrs == 0 && has_fixed && arm64)
 		return fail(ENOSPC, err, err_size, "%s: the cycle counter is in "
 			    "use and this CPU has no event counters",

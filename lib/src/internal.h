@@ -57,4 +57,43 @@ int perfctr_abi_check_dir(const char *dir, unsigned int user_abi_version);
 struct perfctr_cpus_info *perfctr_cpus_info_read(const char *online);
 unsigned int perfctr_linux_version_parse(const char *release);
 
+/*
+ * native.c: a native event name, libpfm4's encoding of it.  Without
+ * libpfm4 (native_none.c) every call fails with ENOSYS, saying why.
+ */
+enum native_vendor {
+	NATIVE_OTHER,
+	NATIVE_INTEL,
+	NATIVE_AMD,
+	NATIVE_ARM64,
+};
+
+/* The modes of the modifiers, as the x86 USR and OS bits. */
+#define NATIVE_USR		(1ull << 16)
+#define NATIVE_OS		(1ull << 17)
+#define NATIVE_MODES_SET	(1ull << 63)	/* a mode modifier was given */
+
+struct native_encoding {
+	__u64 code;		/* libpfm4's selector, modes as it chose */
+	__u64 modes;		/* NATIVE_USR, NATIVE_OS, NATIVE_MODES_SET */
+	enum native_vendor vendor;
+	const char *pmu;	/* libpfm4's name of the PMU */
+};
+
+int native_encode(const char *str, struct native_encoding *enc, char *err,
+		  size_t err_size);
+
+/*
+ * The PMU libpfm4 found, and its vendor; NULL and NATIVE_OTHER if none
+ * (or no libpfm4).
+ */
+const char *native_pmu_name(enum native_vendor *vendor);
+
+/*
+ * counters.c: the general-purpose counters that can count Intel event
+ * @evntsel on PMU @pmu (libpfm4's name), bit i for counter i; 0 if any
+ * can or the PMU is not in the tables.
+ */
+__u32 intel_counter_mask(const char *pmu, __u64 evntsel);
+
 #endif /* LIBPERFCTR_INTERNAL_H */

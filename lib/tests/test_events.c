@@ -107,6 +107,13 @@ static void refuses(const struct perfctr_info *info, const char *machine,
 	       !memcmp(&ev, &before, sizeof(ev)),
 	       "%s: '%s' refused with %s, event untouched", machine, str,
 	       strerror(err_no));
+	/*
+	 * An unknown name is unknown to libpfm4 too, or libpfm4 is not
+	 * there: what follows says which (test_native.c).
+	 */
+	if (strstr(msg, ": unknown event") && !strncmp(err, msg, strlen(msg)) &&
+	    !strncmp(err + strlen(msg), " (", 2))
+		err[strlen(msg)] = '\0';
 	tap_is_str(err, msg, "%s: '%s' message", machine, str);
 }
 
@@ -1284,6 +1291,8 @@ static void test_list_arm64(void)
 
 int main(void)
 {
+	/* No PMU for libpfm4 to find: this host's must not count. */
+	setenv("LIBPFM_FORCE_PMU", "nosuch", 1);
 	make_infos();
 	test_parse_every_event();
 	test_parse_other_intels();

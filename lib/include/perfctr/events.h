@@ -117,7 +117,7 @@ enum perfctr_event_kind {
 };
 
 #define PERFCTR_EVENT_NAME_SIZE		64
-#define PERFCTR_EVENT_ERROR_SIZE	128	/* enough for any message */
+#define PERFCTR_EVENT_ERROR_SIZE	256	/* enough for any message */
 
 /* pmc_map of a hardware event that any general-purpose counter counts */
 #define PERFCTR_EVENT_ANY_PMC		0xffffffffu
@@ -200,6 +200,78 @@ struct perfctr_event_desc {
  */
 const struct perfctr_event_desc *
 perfctr_event_list(const struct perfctr_info *info, unsigned int index);
+
+/*
+ * Native events: the CPU's own events by the names of its vendor, from
+ * libpfm4's tables (perfmon2's libpfm, version 4), for the PMU libpfm4
+ * finds on the running CPU or the one the environment variable
+ * LIBPFM_FORCE_PMU names.  perfctr_event_parse() takes them after the
+ * names above, so that those keep their meaning: EVENT[:UMASK...] in
+ * libpfm4's spelling (INST_RETIRED:ANY_P) or perf's (INST_RETIRED.ANY_P,
+ * the first "." for a ":"), in any case, then modifiers: ours, :u, :k and
+ * :uk, libpfm4's u=0|1 and k=0|1, and libpfm4's others of the event (on
+ * x86 c=N counter mask, e edge, i invert, t any thread), which set the
+ * bits of the selector they name.  The selector is libpfm4's less the
+ * bits the driver sets (EN and INT on x86), then as a raw one: the same
+ * bits allowed, the same modes.  Intel's fixed-counter events, event 0
+ * with unit mask 1 to 4 (INST_RETIRED.ANY, CPU_CLK_UNHALTED.THREAD,
+ * CPU_CLK_UNHALTED.REF_TSC, TOPDOWN.SLOTS), go on their fixed counter
+ * and nothing else.  Refused: events that need a register besides the
+ * selector (Intel's offcore response and load latency, EOPNOTSUPP),
+ * libpfm4's hypervisor modifier (EINVAL), a PMU of another vendor than
+ * the machine's (EOPNOTSUPP).  A name the PMU lacks is EINVAL, with the
+ * PMU's name and the closest of its names in the message.
+ *
+ * perfctr_event_add() places every hardware event, native or raw, on a
+ * counter that can count it: on Intel models whose event tables say that
+ * only some general-purpose counters count an event (Linux 6.12's perf
+ * tables, for the PMUs of libpfm4 they name), only those; without
+ * libpfm4 or on other models, any.
+ *
+ * perfctr_native_pmu() describes the PMU; perfctr_native_event() gives
+ * its events, for @index 0, 1, ... until it fails with ENOENT, and
+ * perfctr_native_attr() the unit masks and modifiers of event @index.
+ * perfctr_native_pmu_supported() gives the core PMUs libpfm4 knows, for
+ * @index 0, 1, ... until ENOENT, the names LIBPFM_FORCE_PMU takes.
+ * Return: 0, or -1 with errno: ENOSYS if the library was built without
+ * libpfm4, ENODEV if libpfm4 knows no PMU of this CPU (or none of the
+ * name LIBPFM_FORCE_PMU gives), ENOENT past the last; @err says which
+ * and what to do.  The strings are libpfm4's, valid until exit.
+ */
+struct perfctr_native_pmu {
+	const char *name;		/* libpfm4's: "skl", "arm_n1" */
+	const char *description;	/* "Intel Skylake" */
+	unsigned int nevents;
+	int forced;			/* named by LIBPFM_FORCE_PMU */
+};
+
+struct perfctr_native_event {
+	const char *name;		/* "INST_RETIRED" */
+	const char *description;
+	unsigned int nattrs;		/* its unit masks and modifiers */
+};
+
+enum perfctr_native_attr_type {
+	PERFCTR_NATIVE_UMASK = 1,	/* a unit mask: EVENT:UMASK */
+	PERFCTR_NATIVE_FLAG,		/* a modifier: EVENT:e, EVENT:e=0 */
+	PERFCTR_NATIVE_NUMBER,		/* a modifier: EVENT:c=N */
+};
+
+struct perfctr_native_attr {
+	const char *name;		/* "ANY_P", "c" */
+	const char *description;
+	enum perfctr_native_attr_type type;
+	int is_default;			/* the unit mask used if none is */
+};
+
+int perfctr_native_pmu(struct perfctr_native_pmu *pmu,
+		       char *err, size_t err_size);
+int perfctr_native_event(unsigned int index,
+			 struct perfctr_native_event *event);
+int perfctr_native_attr(unsigned int index, unsigned int attr,
+			struct perfctr_native_attr *out);
+int perfctr_native_pmu_supported(unsigned int index,
+				 struct perfctr_native_pmu *pmu);
 
 #ifdef __cplusplus
 }
