@@ -248,9 +248,22 @@ user: | deps-user
 
 user: tree user-selftests
 
-# The arm64 guest's programs, static, cross-built.
-USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc
+# The arm64 guest's programs, static, cross-built, with Debian's arm64
+# libpfm4 for their native event names: fetched and unpacked, not
+# installed, as the guest's busybox is.
+ARM64_PFM	:= $(O)/arm64-libpfm4
+USER_MAKE_ARM64 = $(MAKE) -s O=$(USER_ARM64) CC=$(ARM64_CROSS)gcc LIBPFM=yes \
+	LIBPFM_CFLAGS=-I$(ARM64_PFM)/usr/include \
+	LIBPFM_LIBS="-L$(ARM64_PFM)/usr/lib/aarch64-linux-gnu -lpfm"
 
+$(ARM64_PFM)/usr/lib/aarch64-linux-gnu/libpfm.a: | deps-arm64-guest
+	@echo "  FETCH   libpfm4-dev:arm64"
+	@rm -rf $(ARM64_PFM) && mkdir -p $(ARM64_PFM)/deb
+	@cd $(ARM64_PFM)/deb && apt-get download -q libpfm4-dev:arm64 >/dev/null
+	@dpkg-deb -x $(ARM64_PFM)/deb/libpfm4-dev_*_arm64.deb $(ARM64_PFM)
+	@touch $@
+
+user-arm64: $(ARM64_PFM)/usr/lib/aarch64-linux-gnu/libpfm.a
 user-arm64: tree user-selftests-arm64 | deps-user deps-arm64
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib
 	@+$(USER_MAKE_ARM64) -C $(TOP)/lib examples

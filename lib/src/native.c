@@ -9,6 +9,9 @@
  * turns that into ours.  Nothing here knows our selector bits.
  */
 #include <ctype.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -88,6 +91,22 @@ static int find_pmu(pfm_pmu_info_t *found)
 	return have;
 }
 
+/* PMUs of libpfm4 like this CPU's, for the message that says to force one. */
+static const char *like_this_cpu(void)
+{
+#if defined(__aarch64__)
+	return "arm_n1 or arm_ac57";
+#elif defined(__x86_64__) || defined(__i386__)
+	unsigned int eax, ebx, ecx, edx;
+
+	if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == 0x68747541)
+		return "amd64_fam19h_zen4 or amd64_fam19h_zen3";   /* "Auth" */
+	return "spr, icl or skl";
+#else
+	return "one of the same vendor";
+#endif
+}
+
 static void no_pmu(const char *forced)
 {
 	if (forced) {
@@ -97,13 +116,8 @@ static void no_pmu(const char *forced)
 		return;
 	}
 	snprintf(native.why, sizeof(native.why), "libpfm4 knows no PMU of "
-		 "this CPU: set LIBPFM_FORCE_PMU to one like it, e.g. "
-#if defined(__aarch64__)
-		 "arm_n1 or arm_ac57 "
-#else
-		 "skl or amd64_fam19h_zen3 "
-#endif
-		 "(perfex -l --pmus lists them)");
+		 "this CPU: set LIBPFM_FORCE_PMU to one like it, e.g. %s "
+		 "(perfex -l --pmus lists them)", like_this_cpu());
 }
 
 static void native_init(void)

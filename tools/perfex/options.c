@@ -226,6 +226,33 @@ static enum perfex_action short_options(struct parser *p, const char *arg)
 	return PERFEX_RUN;
 }
 
+/*
+ * What may follow -l: --long, --pmus and one word, the names to list.
+ * @i is the argument after -l.
+ */
+static enum perfex_action list_arguments(struct parser *p, int i)
+{
+	struct perfex_options *o = p->options;
+
+	for (; i < p->argc; i++) {
+		const char *arg = p->argv[i];
+
+		if (!strcmp(arg, "--long"))
+			o->list_long = 1;
+		else if (!strcmp(arg, "--pmus"))
+			o->list_pmus = 1;
+		else if (arg[0] == '-')
+			return usage_error(p, "-l takes --long, --pmus and a "
+					   "word to look for, not '%s'", arg);
+		else if (o->list_filter)
+			return usage_error(p, "-l takes one word to look for, "
+					   "not '%s' too", arg);
+		else
+			o->list_filter = arg;
+	}
+	return PERFEX_LIST;
+}
+
 /* Options that make no sense together. */
 static enum perfex_action check_combination(struct parser *p)
 {
@@ -252,7 +279,7 @@ static enum perfex_action check_combination(struct parser *p)
  * @error_size: its size
  *
  * Parsing stops at the first help, version, info or list request, or
- * error.  A command is needed, except with -p: there it is optional,
+ * error; a list request takes what follows it (list_arguments()).  A command is needed, except with -p: there it is optional,
  * and counting lasts as long as it runs.
  */
 enum perfex_action perfex_parse_options(int argc, char **argv,
@@ -280,6 +307,8 @@ enum perfex_action perfex_parse_options(int argc, char **argv,
 			action = long_option(&p, arg);
 		else
 			action = short_options(&p, arg);
+		if (action == PERFEX_LIST)
+			return list_arguments(&p, p.i + 1);
 		if (action != PERFEX_RUN)
 			return action;
 	}

@@ -21,6 +21,7 @@
 #include "format.h"
 #include "launch.h"
 #include "metrics.h"
+#include "native.h"
 #include "options.h"
 #include "perfex.h"
 #include "privilege.h"
@@ -35,7 +36,7 @@
 static const char usage[] =
 	"Usage: perfex [OPTION]... COMMAND [ARG]...\n"
 	"  or:  perfex [OPTION]... -p TID [COMMAND [ARG]...]\n"
-	"  or:  perfex -i | -l\n";
+	"  or:  perfex -i | -l [--long] [WORD] | -l --pmus\n";
 
 static const char help[] =
 	"Run COMMAND with virtual performance counters, or count the running\n"
@@ -59,7 +60,11 @@ static const char help[] =
 	"      --topdown        count the pipeline slots and show their\n"
 	"                       TopDown breakdown (Intel Ice Lake or later)\n"
 	"  -i, --info           describe this machine's counters and exit\n"
-	"  -l, --list           list the events and exit\n"
+	"  -l, --list [--long] [WORD]\n"
+	"                       list the events, or those whose names hold\n"
+	"                       WORD, and exit; --long: the native events'\n"
+	"                       whole descriptions and modifiers\n"
+	"  -l --pmus            list the PMUs LIBPFM_FORCE_PMU may name\n"
 	"  -h, --help           show this help and exit\n"
 	"      --version        show the version and exit\n"
 	"\n"
@@ -70,7 +75,9 @@ static const char help[] =
 	"cache-misses, ref-cycles (Intel), slots, topdown-retiring and the\n"
 	"other TopDown categories (Intel, Ice Lake or later), raw selectors\n"
 	"rNNNN (hexadecimal; an event number on arm64) and perfctr 2.7's\n"
-	"SEL[@PMC]; on arm64 tsc is the generic timer.  A hardware or fault\n"
+	"SEL[@PMC], and the CPU's native events by name through libpfm4,\n"
+	"EVENT.UMASK or EVENT:UMASK (LIBPFM_FORCE_PMU=PMU chooses the PMU);\n"
+	"on arm64 tsc is the generic timer.  A hardware or fault\n"
 	"event counts user mode with :u, kernel mode with :k (this needs\n"
 	"privilege), both with :uk; without a modifier it counts both, or\n"
 	"user mode only (shown as :u) if the kernel refuses kernel mode.\n"
@@ -165,16 +172,28 @@ static void unknown_machine(const struct machine *m, char *buf, size_t size)
 	}
 }
 
-/* perfex -l: the events of this machine, as libperfctr lists them. */
-static int list_events(const struct machine *m)
+/*
+ * perfex -l: the events of this machine, as libperfctr lists them, then
+ * the CPU's native ones, whether or not the kernel has perfctr.
+ */
+static int list_events(const struct machine *m,
+		       const struct perfex_options *o)
 {
 	char why[128];
 
+	if (o->list_pmus) {
+		if (perfex_list_pmus(stdout) == 0)
+			return 0;
+		error("no PMUs to list: this perfex was built without libpfm4");
+		return PERFEX_EXIT_FAILURE;
+	}
 	if (!m->known) {
 		unknown_machine(m, why, sizeof(why));
 		error("cannot tell this machine's hardware events: %s", why);
 	}
-	perfex_list_events(stdout, &m->info);
+	if (!o->list_filter)
+		perfex_list_events(stdout, &m->info);
+	perfex_list_native(stdout, o->list_filter, o->list_long);
 	return 0;
 }
 
@@ -195,6 +214,7 @@ static int show_info(const struct machine *m)
 	}
 	printf("PerfCtr Info:\n");
 	perfctr_info_fprint(stdout, &m->info);
+	perfex_native_info(stdout);
 	return 0;
 }
 
@@ -811,7 +831,7 @@ int perfex_main(int argc, char **argv)
 		return show_info(&machine);
 	case PERFEX_LIST:
 		read_machine(&machine);
-		return list_events(&machine);
+		return list_events(&machine, &options);
 	case PERFEX_USAGE_ERROR:
 		return usage_error(why);
 	case PERFEX_RUN:

@@ -7,7 +7,24 @@
 #define PERFEX_TESTS_PARSE_H
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <libperfctr.h>
+
+/*
+ * Why libperfctr has no native events here, as its messages say it: the
+ * tests force LIBPFM_FORCE_PMU=nosuch, so that no host's PMU counts.
+ */
+static inline const char *native_why(void)
+{
+	static char why[PERFCTR_EVENT_ERROR_SIZE];
+	struct perfctr_native_pmu pmu;
+
+	if (!why[0] && perfctr_native_pmu(&pmu, why, sizeof(why)) == 0)
+		snprintf(why, sizeof(why), "PMU %s", pmu.name);
+	return why;
+}
 
 #define MAX_FIELDS	16
 #define FIELD_SIZE	64

@@ -15,6 +15,7 @@
 #include "metrics.h"
 #include "machines.h"
 #include "tap.h"
+#include "parse.h"
 
 #define SW(event)	(PERFCTR_MAP_SOFTWARE | PERFCTR_SW_##event)
 #define FIXED(j)	(PERFCTR_MAP_X86_FIXED | (j))
@@ -430,8 +431,11 @@ static void refused(const char *spec, const struct perfctr_info *info,
 
 static void test_errors(void)
 {
-	refused("tsc,bogus", &intel, "Intel", EINVAL, 1,
-		"bogus: unknown event");
+	char unknown[PERFCTR_EVENT_ERROR_SIZE];
+
+	snprintf(unknown, sizeof(unknown), "bogus: unknown event (%s)",
+		 native_why());
+	refused("tsc,bogus", &intel, "Intel", EINVAL, 1, unknown);
 	refused("cycles", &tsc_only, "TSC only", EOPNOTSUPP, 0,
 		"cycles: this CPU has no hardware counters (driver: x86 TSC)");
 	refused("task-clock,r1c2", &tsc_only, "TSC only", EOPNOTSUPP, 1,
@@ -624,6 +628,7 @@ static void test_list(void)
 
 int main(void)
 {
+	setenv("LIBPFM_FORCE_PMU", "nosuch", 1);
 	test_add_events();
 	test_defaults();
 	test_defaults_control();
