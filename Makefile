@@ -360,6 +360,7 @@ initramfs-pmu: kernel-debug user user-selftests $(PMU_MODEL)/perf_referee | deps
 	@$(TOP)/scripts/mkinitramfs $(KDEBUG) $(O)/initramfs-pmu.cpio \
 		$(TOP)/scripts/guest/init-pmu-x86 $(PMU_MODEL)/perf_referee \
 		$(USER)/perfex $(USER)/examples/insn_loop \
+		$(TOP)/tools/perfex/tests/native-e2e.sh \
 		$(addprefix $(SELFTESTS)/kselftest/perfctr/,vperfctr_exact \
 			vperfctr_share vperfctr_imode_test vperfctr_inherit_test)
 
@@ -378,6 +379,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(USER_ARM64)/examples/compat27 \
 	$(call selftest_progs,$(SELFTESTS_ARM64),arm64) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
+	$(TOP)/tools/perfex/tests/native-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
 
 initramfs-arm64: kernel-arm64 user-arm64 $(O)/arm64/busybox | deps-qemu-arm64

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Native events end to end, in TAP: perfex counts insn_loop, ten user
+# instructions a turn, by libpfm4's names of the CPU's events, on a PMU
+# that counts exactly (QEMU's under -icount shift=0: arm64 -cpu max or
+# cortex-a57, the x86 model as Intel or AMD).  The counts of 2,000,000
+# and 1,000,000 turns differ by exactly 10,000,000, and a native event
+# counts what the generic one beside it does.  Where libpfm4 knows no PMU
+# of the CPU (-cpu max), perfex must say to force one, and counts once it
+# is forced.  Run inside the guest, with perfex and insn_loop on $PATH.
+
+n=0
+pass=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $2"
+	fi
+}
+
+tmp=$(mktemp -d)
+
+# The count of event $2 in CSV report $1.
+count_of() {
+	awk -F, -v ev="$2" '$3 == ev { print $1 }' "$1"
+}
+
+# exact EVENTS...: each of EVENTS counts 10 per turn of insn_loop.
+exact() {
+	events=$(echo "$@" | tr ' ' ,)
+	perfex -x, -o "$tmp/one.csv" -e "$events" insn_loop 1000000 &&
+		perfex -x, -o "$tmp/two.csv" -e "$events" insn_loop 2000000
+	ok $? "perfex -e $events runs insn_loop"
+	for ev; do
+		one=$(count_of "$tmp/one.csv" "$ev")
+		two=$(count_of "$tmp/two.csv" "$ev")
+		echo "# $ev: $two - $one = $((two - one))"
+		[ -n "$one" ] && [ $((two - one)) -eq 10000000 ]
+		ok $? "$ev counts 1,000,000 turns of ten instructions exactly"
+	done
+}
+
+# same A B: events A and B of the last run (one.csv) counted the same.
+same() {
+	a=$(count_of "$tmp/one.csv" "$1")
+	b=$(count_of "$tmp/one.csv" "$2")
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	ok $? "$1 and $2 count the same ($a, $b)"
+}
+
+pmu=$(perfex -i | sed -n 's/^native events: libpfm4 PMU \([^ ]*\).*/\1/p')
+echo "# $(uname -m), libpfm4 PMU: ${pmu:-none}"
+
+case $(uname -m)/$pmu in
+aarch64/)
+	# -cpu max: libpfm4 knows no such CPU, and perfex says what to do.
+	perfex -e INST_RETIRED:u insn_loop 10 > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	sed 's/^/# /' "$tmp/err"
+	[ $rc -eq 2 ] && grep -q 'unknown event (libpfm4 knows no PMU of this CPU: set LIBPFM_FORCE_PMU' "$tmp/err"
+	ok $? "no PMU: exit 2, and the message says to set LIBPFM_FORCE_PMU"
+	LIBPFM_FORCE_PMU=arm_n1
+	export LIBPFM_FORCE_PMU
+	perfex -i | grep -q '^native events: libpfm4 PMU arm_n1 (.*) (forced by LIBPFM_FORCE_PMU)$'
+	ok $? "perfex -i names the PMU forced"
+	exact INST_RETIRED:u CPU_CYCLES:u instructions:u
+	same INST_RETIRED:u instructions:u
+	;;
+aarch64/arm_ac57)
+	perfex -i | grep -q '^native events: libpfm4 PMU arm_ac57 (ARM Cortex A57)$'
+	ok $? "perfex -i names the Cortex-A57's PMU, found, not forced"
+	exact INST_RETIRED:u CPU_CYCLES:u instructions:u
+	same INST_RETIRED:u instructions:u
+	# Lower case, and on an event counter when the cycle counter is taken.
+	exact cycles:u cpu_cycles:u
+	;;
+x86_64/ix86arch)
+	# The Intel model, a model libpfm4 does not list: its architectural
+	# events; then Skylake's names, forced.
+	exact INSTRUCTION_RETIRED:u instructions:u
+	LIBPFM_FORCE_PMU=skl
+	export LIBPFM_FORCE_PMU
+	# The first takes fixed counter 0, the second a general-purpose one.
+	exact INST_RETIRED.ANY_P:u INST_RETIRED:ANY_P:u
+	same INST_RETIRED.ANY_P:u INST_RETIRED:ANY_P:u
+	exact INST_RETIRED.ANY:u
+	;;
+x86_64/amd64_fam19h_zen3)
+	exact RETIRED_INSTRUCTIONS:u instructions:u
+	same RETIRED_INSTRUCTIONS:u instructions:u
+	;;
+*)
+	ok 1 "a PMU this test knows (not $(uname -m)/${pmu:-none})"
+	;;
+esac
+
+rm -rf "$tmp"
+echo "1..$n"
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
