@@ -102,6 +102,7 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
 	user-selftests user-selftests-arm64 selftests initramfs-selftests \
 	selftests-x86 selftests-arm64 series-build qemu-x86-pmu pmu-model-test initramfs-pmu \
+	native-test \
 	$(addprefix deps-,$(DEPS))
 
 all: kernel-demo user
@@ -289,6 +290,27 @@ selftest_progs = $(addprefix $(1)/kselftest/perfctr/,$(shell \
 host-test: | deps-user
 	@+$(USER_MAKE) -C $(TOP)/lib test
 	@+$(USER_MAKE) -C $(TOP)/tools/perfex test
+	@echo "# without libpfm4: the library and perfex, their tests"
+	@+$(MAKE) -s O=$(O)/user-nolibpfm LIBPFM=no -C $(TOP)/lib test
+	@+$(MAKE) -s O=$(O)/user-nolibpfm LIBPFM=no -C $(TOP)/tools/perfex test
+
+# Native event names against perf's event tables in the Linux tree: the
+# host's encoder for the x86 PMUs, the arm64 one, static, under
+# qemu-aarch64 for Arm's (lib/tests/native-test.sh); and the table of
+# counter-restricted Intel events made again from those tables, which
+# must be the one in the tree (scripts/gen-intel-counters).
+NATIVE_ENCODE := obj/lib/tests/native_encode
+
+native-test: $(PRISTINE)/Makefile $(ARM64_PFM)/usr/lib/aarch64-linux-gnu/libpfm.a | deps-user deps-arm64
+	@+$(USER_MAKE) -C $(TOP)/lib $(USER)/$(NATIVE_ENCODE)
+	@+$(USER_MAKE_ARM64) LDFLAGS=-static -C $(TOP)/lib \
+		$(USER_ARM64)/$(NATIVE_ENCODE)
+	@$(TOP)/lib/tests/native-test.sh $(USER)/$(NATIVE_ENCODE) \
+		$(PRISTINE)/tools/perf/pmu-events/arch \
+		$(USER_ARM64)/$(NATIVE_ENCODE)
+	@$(TOP)/scripts/gen-intel-counters $(PRISTINE) | \
+		diff -u $(TOP)/lib/src/counters.c - && \
+		echo "ok 1 - lib/src/counters.c is what gen-intel-counters makes of Linux's tables"
 
 # The library's fast reads timed on this machine, in TSC ticks.
 bench-host: | deps-user

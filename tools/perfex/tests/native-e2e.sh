@@ -79,6 +79,9 @@ aarch64/arm_ac57)
 	same INST_RETIRED:u instructions:u
 	# Lower case, and on an event counter when the cycle counter is taken.
 	exact cycles:u cpu_cycles:u
+	# A report as a user sees it, for the record.
+	perfex -e INST_RETIRED:u,CPU_CYCLES:u,L1D_CACHE_REFILL:u,BR_MIS_PRED:u \
+		insn_loop 1000000 2>&1 | sed 's/^/# /'
 	;;
 x86_64/ix86arch)
 	# The Intel model, a model libpfm4 does not list: its architectural
