@@ -704,7 +704,8 @@ static int is_mode_token(const char *tok, size_t len)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strlen(modes[i]) == len && !strncmp(modes[i], tok, len))
+		if (strlen(modes[i]) == len &&
+		    !strncasecmp(modes[i], tok, len))
 			return 1;
 	return 0;
 }
@@ -837,16 +838,38 @@ static __u64 intel_fixed_name(const char *str, struct native_encoding *enc)
 		end = tok + strcspn(tok, ":");
 		if (!is_mode_token(tok, end - tok))
 			return 0;
-		if (tok[0] == 'u' || tok[0] == 'k')
-			enc->modes |= NATIVE_MODES_SET;
-		if ((tok[0] == 'u' && tok[1] != '=') || !strncmp(tok, "u=1", 3) ||
-		    !strncmp(tok, "ku", 2))
+		enc->modes |= NATIVE_MODES_SET;
+		if (end - tok == 3 && tok[2] == '0')
+			continue;		/* u=0, k=0 */
+		if (memchr(tok, 'u', end - tok) || memchr(tok, 'U', end - tok))
 			enc->modes |= NATIVE_USR;
-		if ((tok[0] == 'k' && tok[1] != '=') || !strncmp(tok, "k=1", 3) ||
-		    !strncmp(tok, "uk", 2))
+		if (memchr(tok, 'k', end - tok) || memchr(tok, 'K', end - tok))
 			enc->modes |= NATIVE_OS;
 	}
 	return sel;
+}
+
+/*
+ * Events whose libpfm4 4.13 encoding is not perf's because perf programs
+ * a register besides the selector for them: refused, as the offcore
+ * response events are.
+ */
+static const struct {
+	const char *pmu, *event;
+} needs_msr_3f7[] = {
+	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES" },
+	{ "spr", "UOPS_RETIRED:MS" },
+};
+
+static int needs_other_register(const struct native_encoding *enc)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(needs_msr_3f7); i++)
+		if (!strcmp(enc->pmu, needs_msr_3f7[i].pmu) &&
+		    !strcasecmp(enc->event, needs_msr_3f7[i].event))
+			return 1;
+	return 0;
 }
 
 /*
@@ -860,7 +883,9 @@ static int parse_native(struct perfctr_event_spec *event, const char *str,
 	struct native_encoding enc;
 	__u64 sel, modes;
 
-	if (!is_arm64(info) && (sel = intel_fixed_name(str, &enc))) {
+	if ((info->cpu_type == PERFCTR_X86_INTEL_ARCH ||
+	     info->cpu_type == PERFCTR_X86_GENERIC) &&
+	    (sel = intel_fixed_name(str, &enc))) {
 		enc.code = sel;
 		enc.pmu = "perf";
 	} else if (native_encode(str, &enc, err, err_size) < 0) {
@@ -868,6 +893,10 @@ static int parse_native(struct perfctr_event_spec *event, const char *str,
 	}
 	if (!has_hardware(info))
 		return no_hardware(str, info, err, err_size);
+	if (needs_other_register(&enc))
+		return fail(EOPNOTSUPP, err, err_size, "%s: needs MSR 0x3F7 "
+			    "besides the selector (perf's tables), which perfctr "
+			    "does not program", str);
 	if (!native_vendor_ok(enc.vendor, info))
 		return fail(EOPNOTSUPP, err, err_size, "%s: an event of PMU %s, "
 			    "not of these counters (driver: %s)", str, enc.pmu,
@@ -882,6 +911,14 @@ static int parse_native(struct perfctr_event_spec *event, const char *str,
 		sel = enc.code & PERFCTR_ARM64_EVENT_MASK;
 	else
 		sel = enc.code & ~(EVNTSEL_EN | EVNTSEL_INT | EVNTSEL_MODES);
+	/*
+	 * libpfm4 4.13 gives TOPDOWN's unit masks but SLOTS event 0, as if
+	 * they were fixed counter 3's: perf's tables have them as event A4H.
+	 */
+	if (enc.vendor == NATIVE_INTEL && (sel & 0xff) == 0 &&
+	    !strncasecmp(enc.event, "TOPDOWN:", 8) &&
+	    strcasecmp(enc.event, "TOPDOWN:SLOTS"))
+		sel |= 0xa4;
 	if (enc.vendor == NATIVE_INTEL && (sel & 0xff) == 0)
 		return parse_fixed_only(event, str, sel, modes, info, err,
 					err_size);

@@ -78,6 +78,7 @@ struct native_encoding {
 	__u64 modes;		/* NATIVE_USR, NATIVE_OS, NATIVE_MODES_SET */
 	enum native_vendor vendor;
 	const char *pmu;	/* libpfm4's name of the PMU */
+	char event[80];		/* libpfm4's "EVENT:UMASK" of it */
 };
 
 int native_encode(const char *str, struct native_encoding *enc, char *err,

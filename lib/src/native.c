@@ -423,25 +423,26 @@ static int native_string(const char *str, char *out, size_t size,
 
 			if (dot)
 				*dot = ':';
-		} else if (!strcmp(tok, "u") || !strcmp(tok, "k") ||
-			   !strcmp(tok, "uk") || !strcmp(tok, "ku") ||
-			   !strcmp(tok, "u=1") || !strcmp(tok, "k=1")) {
-			bit = (strchr(tok, 'u') ? NATIVE_USR : 0) |
-			      (strchr(tok, 'k') ? NATIVE_OS : 0);
+		} else if (!strcasecmp(tok, "u") || !strcasecmp(tok, "k") ||
+			   !strcasecmp(tok, "uk") || !strcasecmp(tok, "ku") ||
+			   !strcasecmp(tok, "u=1") || !strcasecmp(tok, "k=1")) {
+			bit = (strpbrk(tok, "uU") ? NATIVE_USR : 0) |
+			      (strpbrk(tok, "kK") ? NATIVE_OS : 0);
 			if (*modes & bit)
 				return fail(EINVAL, err, err_size, "%s: a mode "
 					    "is given twice", str);
 			*modes |= bit | NATIVE_MODES_SET;
 			continue;
-		} else if (!strcmp(tok, "u=0") || !strcmp(tok, "k=0")) {
+		} else if (!strcasecmp(tok, "u=0") || !strcasecmp(tok, "k=0")) {
 			*modes |= NATIVE_MODES_SET;
 			continue;
 		} else if (!strcasecmp(tok, "hv") ||
 			   !strncasecmp(tok, "hv=", 3) ||
-			   !strcasecmp(tok, "h") || !strncasecmp(tok, "h=", 2)) {
+			   !strcasecmp(tok, "h") || !strncasecmp(tok, "h=", 2) ||
+			   !strcasecmp(tok, "g") || !strncasecmp(tok, "g=", 2)) {
 			return fail(EINVAL, err, err_size, "%s: perfctr counts "
-				    "user and kernel mode only, not the "
-				    "hypervisor's", str);
+				    "a thread's user and kernel mode, no "
+				    "hypervisor, host or guest modifier", str);
 		}
 		len += snprintf(out + len, size > len ? size - len : 0, "%s%s",
 				sep, tok);
@@ -452,6 +453,39 @@ static int native_string(const char *str, char *out, size_t size,
 		return fail(EINVAL, err, err_size, "%.40s...: name too long",
 			    str);
 	return 0;
+}
+
+/*
+ * "EVENT:UMASK" of libpfm4's fully qualified "PMU::EVENT:UMASK:k=1...",
+ * or "EVENT" if the first attribute is a modifier ("name=value").
+ */
+static void event_and_umask(const char *fstr, char *out, size_t size)
+{
+	const char *ev = fstr ? strstr(fstr, "::") : NULL;
+	size_t n;
+
+	out[0] = '\0';
+	if (!ev)
+		return;
+	ev += 2;
+	n = strcspn(ev, ":");
+	if (ev[n] == ':' && !memchr(ev + n + 1, '=',
+				    strcspn(ev + n + 1, ":")))
+		n += 1 + strcspn(ev + n + 1, ":");
+	snprintf(out, size, "%.*s", (int)n, ev);
+}
+
+/*
+ * We ask libpfm4 for both modes and set the ones the modifiers give
+ * ourselves: an encoding without both is a modifier we did not see.
+ */
+static int libpfm_modes_both(__u64 code)
+{
+#if defined(__aarch64__)
+	return !(code & (3ull << 30));		/* no EL0 or EL1 exclude */
+#else
+	return (code & (NATIVE_USR | NATIVE_OS)) == (NATIVE_USR | NATIVE_OS);
+#endif
 }
 
 /* The event part of @str, "MEM_LOAD_RETIRED" of "mem_load_retired.x:u". */
@@ -468,6 +502,7 @@ int native_encode(const char *str, struct native_encoding *enc, char *err,
 	char name[320], event[80], near[160];
 	__u64 codes[NATIVE_MAX_CODES];
 	pfm_pmu_encode_arg_t arg;
+	char *fstr = NULL;
 	int ret;
 
 	if (native_ready(err, err_size) < 0)
@@ -482,8 +517,12 @@ int native_encode(const char *str, struct native_encoding *enc, char *err,
 	arg.size = sizeof(arg);
 	arg.codes = (uint64_t *)codes;
 	arg.count = NATIVE_MAX_CODES;
+	arg.fstr = &fstr;
 	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE,
 					&arg);
+	if (ret == PFM_SUCCESS)
+		event_and_umask(fstr, enc->event, sizeof(enc->event));
+	free(fstr);
 	if (ret == PFM_ERR_NOTFOUND) {
 		event_part(str, event, sizeof(event));
 		closest_event(event, near, sizeof(near));
@@ -504,6 +543,10 @@ int native_encode(const char *str, struct native_encoding *enc, char *err,
 		return fail(EOPNOTSUPP, err, err_size, "%s: needs a register "
 			    "besides the selector (offcore response or load "
 			    "latency), which perfctr does not program", str);
+	if (!libpfm_modes_both(codes[0]))
+		return fail(EINVAL, err, err_size, "%s: a modifier sets the "
+			    "modes in a way perfctr does not know: use :u, :k "
+			    "or :uk", str);
 	enc->code = codes[0];
 	enc->vendor = native.vendor;
 	enc->pmu = native.pmu.name;

@@ -131,6 +131,13 @@ static void test_skylake(void)
 	fails("INST_RETIRED.ANY_P", &amd, EOPNOTSUPP, "PMU skl");
 	fails("INST_RETIRED.ANY_P", &arm64_pmuv3, EOPNOTSUPP, "PMU skl");
 	fails("INST_RETIRED.ANY_P:intx=1", &intel, EINVAL, "bits");
+	/* Modes in capitals too, as the names are. */
+	parses("INST_RETIRED.ANY_P:U", &intel, 0xc0 | USR, ANY,
+	       "INST_RETIRED.ANY_P:u");
+	parses("INST_RETIRED.ANY_P:K", &intel, 0xc0 | OS, ANY,
+	       "INST_RETIRED.ANY_P:k");
+	parses("INST_RETIRED.ANY:U", &intel, USR, FIXED | 0,
+	       "INST_RETIRED.ANY:u");
 
 	/*
 	 * INST_RETIRED.PREC_DIST counts on counter 1 only (perf's tables):
@@ -174,6 +181,9 @@ static void test_icelake(void)
 
 	parses("TOPDOWN.SLOTS:u", &icelake, USR,
 	       FIXED | PERFCTR_X86_FIXED_SLOTS, "TOPDOWN.SLOTS:u");
+	/* libpfm4 says event 0 for TOPDOWN's others; perf, A4H. */
+	parses("TOPDOWN.BACKEND_BOUND_SLOTS:u", &icelake, 0x2a4 | USR, ANY,
+	       "TOPDOWN.BACKEND_BOUND_SLOTS:u");
 	fails("TOPDOWN.SLOTS", &intel, EOPNOTSUPP, "fixed counter 3");
 
 	/* L1D.REPLACEMENT: counters 0-3; BR_INST_RETIRED: any of 0-7. */
@@ -196,8 +206,16 @@ static void test_icelake(void)
 	       "icl: an unrestricted event takes counter 4");
 }
 
+static void test_sapphire_rapids(void)
+{
+	parses("TOPDOWN.BAD_SPEC_SLOTS", &sapphire_rapids, 0x4a4 | BOTH, ANY,
+	       "TOPDOWN.BAD_SPEC_SLOTS");
+	fails("UOPS_RETIRED.MS", &sapphire_rapids, EOPNOTSUPP, "MSR 0x3F7");
+}
+
 static void test_zen4(void)
 {
+	fails("RETIRED_INSTRUCTIONS:g", &amd, EINVAL, "guest");
 	parses("RETIRED_INSTRUCTIONS:u", &amd, 0xc0 | USR, ANY,
 	       "RETIRED_INSTRUCTIONS:u");
 	/* An event code above 0xff goes in bits 35:32. */
@@ -304,6 +322,7 @@ int main(void)
 	}
 	with_pmu("skl", test_skylake);
 	with_pmu("icl", test_icelake);
+	with_pmu("spr", test_sapphire_rapids);
 	with_pmu("amd64_fam19h_zen4", test_zen4);
 	with_pmu("nosuch", test_unknown_pmu);
 	return tap_done();

@@ -37,6 +37,8 @@
  *			Intel TopDown (Ice Lake or later)		hardware
  *	rNNNN		raw: event selector NNNN, hexadecimal		hardware
  *	SEL[@PMC]	perfctr 2.7's form: selector SEL on counter PMC	hardware
+ *	EVENT.UMASK, EVENT:UMASK...
+ *			the CPU's own events by libpfm4's names (below)	hardware
  *
  * The named hardware events are Intel's architectural events, AMD's core
  * events and the Arm PMUv3 common events, chosen by the machine's
