@@ -1103,10 +1103,52 @@ static int no_allowed_counter(const struct perfctr_event_spec *event,
 }
 
 /*
+ * The counter that hardware event @event names (pmc_map), into *@map and
+ * *@evntsel, if it is free in the counters @used_counters() gave and can
+ * count the event (@allowed and @pmu of allowed_counters()).
+ */
+static int take_named_counter(const struct perfctr_event_spec *event,
+			      const struct perfctr_info *info,
+			      const __u32 used[3], __u32 allowed,
+			      const char *pmu, __u32 *map, __u64 *evntsel,
+			      char *err, size_t err_size)
+{
+	__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
+	int fixed = is_fixed_map(event->pmc_map, info);
+	int arm64 = is_arm64(info);
+	char list[48];
+
+	if (check_counter(event->name, event->pmc_map, info, err,
+			  err_size) < 0)
+		return -1;
+	if (!arm64 && is_metric_map(event->pmc_map)) {
+		index = event->pmc_map & ~PERFCTR_MAP_X86_METRIC;
+		if (used[2] & (1u << index))
+			return fail(EINVAL, err, err_size, "%s: TopDown metric "
+				    "%u is in use", event->name, index);
+	} else if (arm64 && fixed && (used[1] & 1)) {
+		return fail(EINVAL, err, err_size, "%s: the cycle counter is in "
+			    "use", event->name);
+	} else if (!(arm64 && fixed) && (used[fixed] & (1u << index))) {
+		return fail(EINVAL, err, err_size, "%s: %s counter %u is in use",
+			    event->name, fixed ? "fixed" : gp_name(info),
+			    index);
+	} else if (!fixed && index < 32 && !(allowed & (1u << index))) {
+		return fail(EINVAL, err, err_size, "%s: general-purpose counter "
+			    "%u cannot count it on %s (only %s)", event->name,
+			    index, pmu,
+			    counter_list(allowed, list, sizeof(list)));
+	}
+	*map = event->pmc_map;
+	*evntsel = event->evntsel;
+	return 0;
+}
+
+/*
  * The counter for hardware event @event, into *@map and *@evntsel: the
  * one it asks for, its fixed counter if free (arm64: the cycle counter,
  * whose selector is that of an event counter counting CPU_CYCLES), or the
- * first free general-purpose counter.
+ * first free general-purpose counter of those that can count it.
  */
 static int choose_counter(const struct vperfctr_control *control,
 			  const struct perfctr_event_spec *event,
@@ -1115,53 +1157,21 @@ static int choose_counter(const struct vperfctr_control *control,
 {
 	unsigned int i, nrctrs = info->nrctrs;
 	int arm64 = is_arm64(info);
-	__u32 used_gp, used_fixed, used_metrics, allowed;
+	__u32 used[3], allowed;		/* general-purpose, fixed, metrics */
 	const char *pmu;
-	char list[48];
 	int has_fixed;
 
-	used_counters(&control->cpu_control, info, &used_gp, &used_fixed,
-		      &used_metrics);
+	used_counters(&control->cpu_control, info, &used[0], &used[1],
+		      &used[2]);
 	allowed = allowed_counters(info, event->evntsel, &pmu);
-	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC) {
-		__u32 index = event->pmc_map & ~PERFCTR_MAP_X86_FIXED;
-		int fixed = is_fixed_map(event->pmc_map, info);
-
-		if (check_counter(event->name, event->pmc_map, info, err,
-				  err_size) < 0)
-			return -1;
-		if (!arm64 && is_metric_map(event->pmc_map)) {
-			index = event->pmc_map & ~PERFCTR_MAP_X86_METRIC;
-			if (used_metrics & (1u << index))
-				return fail(EINVAL, err, err_size,
-					    "%s: TopDown metric %u is in use",
-					    event->name, index);
-			*map = event->pmc_map;
-			*evntsel = event->evntsel;
-			return 0;
-		}
-		if (arm64 && fixed && (used_fixed & 1))
-			return fail(EINVAL, err, err_size, "%s: the cycle "
-				    "counter is in use", event->name);
-		if (!(arm64 && fixed) &&
-		    ((fixed ? used_fixed : used_gp) & (1u << index)))
-			return fail(EINVAL, err, err_size, "%s: %s counter %u "
-				    "is in use", event->name,
-				    fixed ? "fixed" : gp_name(info), index);
-		if (!fixed && index < 32 && !(allowed & (1u << index)))
-			return fail(EINVAL, err, err_size, "%s: general-purpose "
-				    "counter %u cannot count it on %s (only %s)",
-				    event->name, index, pmu,
-				    counter_list(allowed, list, sizeof(list)));
-		*map = event->pmc_map;
-		*evntsel = event->evntsel;
-		return 0;
-	}
+	if (event->pmc_map != PERFCTR_EVENT_ANY_PMC)
+		return take_named_counter(event, info, used, allowed, pmu, map,
+					  evntsel, err, err_size);
 	has_fixed = event->fixed >= 0 && event->fixed < 32 &&
 		    (__u32)event->fixed < info->nrfixed &&
 		    (info->cpu_type == PERFCTR_X86_INTEL_ARCH ||
 		     info->cpu_type == PERFCTR_ARM64_PMUV3);
-	if (has_fixed && !(used_fixed & (1u << event->fixed))) {
+	if (has_fixed && !(used[1] & (1u << event->fixed))) {
 		if (arm64) {
 			*map = PERFCTR_MAP_ARM64_CYCLES;
 			*evntsel = event->evntsel;
@@ -1175,7 +1185,7 @@ static int choose_counter(const struct vperfctr_control *control,
 	if (nrctrs > (arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS))
 		nrctrs = arm64 ? PERFCTR_MAP_ARM64_CYCLES : PERFCTR_MAX_NRCTRS;
 	for (i = 0; i < nrctrs; i++) {
-		if (!(used_gp & (1u << i)) && (allowed & (1u << i))) {
+		if (!(used[0] & (1u << i)) && (allowed & (1u << i))) {
 			*map = i;
 			*evntsel = event->evntsel;
 			return 0;
