@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "native.h"
 
 /* The OS bit of an x86 selector, and PERFCTR_SW_OS of a fault event. */
 #define KERNEL_MODE	PERFCTR_SW_OS
@@ -340,6 +341,7 @@ static const char *kind_name(enum perfctr_event_kind kind)
  * perfex_list_events - perfex -l: the named events of a machine
  * @out: where to
  * @info: the machine
+ * @word: only the events whose name or alias holds it; NULL: all
  *
  * As perf list has them, a line each, with libperfctr's description
  * under it:
@@ -350,7 +352,8 @@ static const char *kind_name(enum perfctr_event_kind kind)
  * then how to write a modifier, and on a machine with hardware counters
  * a raw event: an x86 event selector, or an arm64 event number.
  */
-void perfex_list_events(FILE *out, const struct perfctr_info *info)
+void perfex_list_events(FILE *out, const struct perfctr_info *info,
+			const char *word)
 {
 	const struct perfctr_event_desc *desc;
 	char names[2 * PERFCTR_EVENT_NAME_SIZE];
@@ -359,6 +362,9 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 
 	fprintf(out, "\nList of pre-defined events (to be used in -e):\n\n");
 	for (i = 0; (desc = perfctr_event_list(info, i)); i++) {
+		if (!perfex_name_holds(desc->name, word) &&
+		    !(desc->alias && perfex_name_holds(desc->alias, word)))
+			continue;
 		snprintf(names, sizeof(names), "%s%s%s", desc->name,
 			 desc->alias ? " OR " : "",
 			 desc->alias ? desc->alias : "");
@@ -367,6 +373,8 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 		hardware |= desc->kind == PERFCTR_EVENT_HARDWARE;
 	}
 	fprintf(out, "\n");
+	if (word)
+		return;
 	if (hardware && info->cpu_type == PERFCTR_ARM64_PMUV3)
 		fprintf(out,
 			"  Hardware and fault events take a modifier: "

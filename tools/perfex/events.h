@@ -42,6 +42,7 @@ enum perfex_count_kind perfex_event_kind(const struct perfex_event *event);
 unsigned long long perfex_event_value(const struct perfex_event *event,
 				      const struct perfctr_sum_ctrs *sum);
 void perfex_assumed_machine(struct perfctr_info *info);
-void perfex_list_events(FILE *out, const struct perfctr_info *info);
+void perfex_list_events(FILE *out, const struct perfctr_info *info,
+			const char *word);
 
 #endif /* PERFEX_EVENTS_H */

@@ -14,20 +14,31 @@
 
 #define DESC_WIDTH	66	/* a one-line description, at most */
 
-/* Does @name, or @umask after it, hold @filter, in any case? */
+/**
+ * perfex_name_holds - does @name hold @word, in any case?
+ * @name: an event's name
+ * @word: what perfex -l looks for; NULL: anything
+ */
+int perfex_name_holds(const char *name, const char *word)
+{
+	size_t n;
+
+	if (!word)
+		return 1;
+	n = strlen(word);
+	for (; *name; name++)
+		if (!strncasecmp(name, word, n))
+			return 1;
+	return 0;
+}
+
+/* Does @name, or @name.@umask, hold @filter? */
 static int matches(const char *filter, const char *name, const char *umask)
 {
 	char both[256];
-	size_t n;
 
-	if (!filter)
-		return 1;
 	snprintf(both, sizeof(both), "%s.%s", name, umask ? umask : "");
-	n = strlen(filter);
-	for (const char *s = both; *s; s++)
-		if (!strncasecmp(s, filter, n))
-			return 1;
-	return 0;
+	return perfex_name_holds(both, filter);
 }
 
 /* @text on one line: cut at a word before DESC_WIDTH, "..." after. */

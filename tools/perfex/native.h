@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+int perfex_name_holds(const char *name, const char *word);
 int perfex_list_native(FILE *out, const char *filter, int verbose);
 int perfex_list_pmus(FILE *out);
 void perfex_native_info(FILE *out);

@@ -191,8 +191,7 @@ static int list_events(const struct machine *m,
 		unknown_machine(m, why, sizeof(why));
 		error("cannot tell this machine's hardware events: %s", why);
 	}
-	if (!o->list_filter)
-		perfex_list_events(stdout, &m->info);
+	perfex_list_events(stdout, &m->info, o->list_filter);
 	perfex_list_native(stdout, o->list_filter, o->list_long);
 	return 0;
 }

@@ -541,7 +541,7 @@ static char *listing(const struct perfctr_info *info)
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 
-	perfex_list_events(out, info);
+	perfex_list_events(out, info, NULL);
 	fclose(out);
 	return text;
 }
@@ -555,6 +555,21 @@ static unsigned int events_listed(const char *text)
 	for (; (eol = strchr(text, '\n')); text = eol + 1)
 		n += eol > text && eol[-1] == ']';
 	return n;
+}
+
+static void test_list_word(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	perfex_list_events(out, &intel, "MISS");
+	fclose(out);
+	tap_ok(events_listed(text) == 2 && strstr(text, "\n  branch-misses ") &&
+	       strstr(text, "\n  cache-misses ") &&
+	       !strstr(text, "take a modifier"),
+	       "-l MISS, Intel: branch-misses and cache-misses alone");
+	free(text);
 }
 
 static void test_list(void)
@@ -630,6 +645,7 @@ int main(void)
 {
 	setenv("LIBPFM_FORCE_PMU", "nosuch", 1);
 	test_add_events();
+	test_list_word();
 	test_defaults();
 	test_defaults_control();
 	test_mixed_control();

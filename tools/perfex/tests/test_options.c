@@ -288,6 +288,24 @@ static void test_flags(void)
 	tap_is_int(parse(ARGV("-l")), PERFEX_LIST, "-l");
 	tap_is_int(parse(ARGV("--list", "ls")), PERFEX_LIST, "--list");
 	tap_is_int(parse(ARGV("-li")), PERFEX_LIST, "-li: the first wins");
+	tap_ok(parse(ARGV("-l")) == PERFEX_LIST && !options.list_filter &&
+	       !options.list_long && !options.list_pmus, "-l: all, short");
+	tap_ok(parse(ARGV("-l", "--long", "mem_load")) == PERFEX_LIST &&
+	       options.list_long && !strcmp(options.list_filter, "mem_load"),
+	       "-l --long WORD");
+	tap_ok(parse(ARGV("--list", "l1d", "--long")) == PERFEX_LIST &&
+	       options.list_long && !strcmp(options.list_filter, "l1d"),
+	       "--list WORD --long");
+	tap_ok(parse(ARGV("-l", "--pmus")) == PERFEX_LIST && options.list_pmus,
+	       "-l --pmus");
+	tap_is_int(parse(ARGV("-l", "a", "b")), PERFEX_USAGE_ERROR,
+		   "-l takes one word");
+	tap_is_str(error, "-l takes one word to look for, not 'b' too",
+		   "-l a b: the message");
+	tap_is_int(parse(ARGV("-l", "--bogus")), PERFEX_USAGE_ERROR,
+		   "-l --bogus: refused");
+	tap_is_int(parse(ARGV("--long")), PERFEX_USAGE_ERROR,
+		   "--long without -l: refused");
 	tap_is_int(parse(ARGV("-r", "0", "-i")), PERFEX_USAGE_ERROR,
 		   "an error before -i is an error");
 	tap_is_int(parse(ARGV("-e", "bogus", "-i")), PERFEX_INFO,
