@@ -431,7 +431,7 @@ static void refused(const char *spec, const struct perfctr_info *info,
 
 static void test_errors(void)
 {
-	char unknown[PERFCTR_EVENT_ERROR_SIZE];
+	char unknown[2 * PERFCTR_EVENT_ERROR_SIZE];
 
 	snprintf(unknown, sizeof(unknown), "bogus: unknown event (%s)",
 		 native_why());

@@ -1543,7 +1543,7 @@ static void test_topdown(void)
 static void test_info_list(void)
 {
 	struct perfctr_info old_abi = default_machine;
-	char names[32][64], want[512];
+	char names[32][64], want[1024];
 	unsigned int i, n, accepted = 0;
 	int status;
 
