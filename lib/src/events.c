@@ -695,41 +695,75 @@ static int is_hex(const char *s, size_t len)
 	return 1;
 }
 
-/* Is a modifier token of a native event one of the modes? */
-static int is_mode_token(const char *tok, size_t len)
+/*
+ * A native event's modifier @tok (@len characters), if it is a mode:
+ * u, k, uk, ku, u=0|1 or k=0|1, in any case.  Its modes go into *@modes,
+ * with NATIVE_MODES_SET and which modes it spoke of, so that a mode given
+ * twice is refused.  Return: 1 if it is a mode, 0 if not, -1 if it gives
+ * a mode given before.
+ */
+int native_mode_token(const char *tok, size_t len, __u64 *modes)
 {
-	static const char *const modes[] = {
-		"u", "k", "uk", "ku", "u=0", "u=1", "k=0", "k=1",
-	};
+	__u64 given = 0, set = 0, bit;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(modes); i++)
-		if (strlen(modes[i]) == len &&
-		    !strncasecmp(modes[i], tok, len))
-			return 1;
-	return 0;
+	if (len == 3 && tok[1] == '=' && (tok[2] == '0' || tok[2] == '1')) {
+		bit = tolower((unsigned char)tok[0]) == 'u' ? NATIVE_USR :
+		      tolower((unsigned char)tok[0]) == 'k' ? NATIVE_OS : 0;
+		given = bit;
+		set = tok[2] == '1' ? bit : 0;
+	} else if (len == 1 || len == 2) {
+		for (i = 0; i < len; i++) {
+			bit = tolower((unsigned char)tok[i]) == 'u' ? NATIVE_USR :
+			      tolower((unsigned char)tok[i]) == 'k' ? NATIVE_OS :
+			      0;
+			if (!bit || (given & bit))
+				return 0;
+			given |= bit;
+		}
+		set = given;
+	}
+	if (!given)
+		return 0;
+	if (*modes & NATIVE_GIVEN(given))
+		return -1;
+	*modes |= set | NATIVE_GIVEN(given) | NATIVE_MODES_SET;
+	return 1;
 }
 
-/* @str without its mode modifiers, then ours: the spec's name. */
+/*
+ * The spec's name of native event @str: without its mode modifiers, then
+ * ours.  One that does not fit keeps its start and its end, with ".." in
+ * between, so that it still ends in its modes.
+ */
 static void native_name(char *name, size_t size, const char *str,
 			__u64 modes)
 {
-	const char *tok = str, *end;
-	size_t len = 0;
+	const char *tok = str, *end, *mod = modifier_name(modes);
+	char full[256];
+	__u64 ignored = 0;
+	size_t len = 0, room, tail;
 
-	name[0] = '\0';
-	for (; tok; tok = *end ? end + 1 : NULL) {
-		end = strchr(tok, ':');
-		if (!end)
-			end = tok + strlen(tok);
-		if (tok != str && is_mode_token(tok, end - tok))
+	full[0] = '\0';
+	for (; tok && len < sizeof(full); tok = *end ? end + 1 : NULL) {
+		end = tok + strcspn(tok, ":");
+		if (tok != str && native_mode_token(tok, end - tok, &ignored))
 			continue;
-		len += snprintf(name + len, size > len ? size - len : 0,
-				"%s%.*s", tok == str ? "" : ":",
-				(int)(end - tok), tok);
+		len += snprintf(full + len, sizeof(full) - len, "%s%.*s",
+				tok == str ? "" : ":", (int)(end - tok), tok);
 	}
-	if (len < size)
-		snprintf(name + len, size - len, "%s", modifier_name(modes));
+	len = strlen(full);
+	room = size - 1 - strlen(mod);
+	if (len > room) {
+		tail = room / 3;
+		memcpy(name, full, room - tail - 2);
+		memcpy(name + room - tail - 2, "..", 2);
+		memcpy(name + room - tail, full + len - tail, tail);
+		len = room;
+	} else {
+		memcpy(name, full, len);
+	}
+	snprintf(name + len, size - len, "%s", mod);
 }
 
 /* Is libpfm4's PMU one of the vendor of @info's counters? */
@@ -805,15 +839,18 @@ static const char *const intel_fixed_names[] = {
 };
 
 /*
- * @str as one of intel_fixed_names[] (a ":" for the "." will do) and
- * mode modifiers: its selector, event 0 and the unit mask, and the
- * modes; 0 if it is none of them.
+ * Is @str one of intel_fixed_names[] (a ":" for the "." will do) and
+ * mode modifiers?  1 with its selector, event 0 and the unit mask, and
+ * the modes in *@enc; 0 if it is none of them; -1 with the message if
+ * it is one with other modifiers.
  */
-static __u64 intel_fixed_name(const char *str, struct native_encoding *enc)
+static int intel_fixed_name(const char *str, struct native_encoding *enc,
+			    char *err, size_t err_size)
 {
 	size_t len = strcspn(str, ":"), i, n;
 	const char *tok, *end;
 	__u64 sel = 0;
+	int ret;
 
 	/* EVENT:UMASK as EVENT.UMASK */
 	if (!memchr(str, '.', len) && str[len] == ':')
@@ -833,20 +870,21 @@ static __u64 intel_fixed_name(const char *str, struct native_encoding *enc)
 		return 0;
 	memset(enc, 0, sizeof(*enc));
 	enc->vendor = NATIVE_INTEL;
+	enc->pmu = "perf";
+	enc->code = sel;
 	for (tok = str + len; *tok; tok = end) {
 		tok++;
 		end = tok + strcspn(tok, ":");
-		if (!is_mode_token(tok, end - tok))
-			return 0;
-		enc->modes |= NATIVE_MODES_SET;
-		if (end - tok == 3 && tok[2] == '0')
-			continue;		/* u=0, k=0 */
-		if (memchr(tok, 'u', end - tok) || memchr(tok, 'U', end - tok))
-			enc->modes |= NATIVE_USR;
-		if (memchr(tok, 'k', end - tok) || memchr(tok, 'K', end - tok))
-			enc->modes |= NATIVE_OS;
+		ret = native_mode_token(tok, end - tok, &enc->modes);
+		if (ret < 0)
+			return fail(EINVAL, err, err_size, "%s: a mode is given "
+				    "twice", str);
+		if (ret == 0)
+			return fail(EINVAL, err, err_size, "%s: a fixed "
+				    "counter's event takes :u, :k or :uk only",
+				    str);
 	}
-	return sel;
+	return 1;
 }
 
 /*
@@ -860,6 +898,14 @@ static const struct {
 	{ "spr", "INT_MISC:UNKNOWN_BRANCH_CYCLES" },
 	{ "spr", "UOPS_RETIRED:MS" },
 };
+
+/* Is libpfm4's PMU @pmu one of AMD's family 17h or later? */
+static int amd_zen(const char *pmu)
+{
+	return !strncmp(pmu, "amd64_fam17h", 12) ||
+	       !strncmp(pmu, "amd64_fam19h", 12) ||
+	       !strncmp(pmu, "amd64_fam1a", 11);
+}
 
 static int needs_other_register(const struct native_encoding *enc)
 {
@@ -882,17 +928,27 @@ static int parse_native(struct perfctr_event_spec *event, const char *str,
 {
 	struct native_encoding enc;
 	__u64 sel, modes;
+	int ret;
 
-	if ((info->cpu_type == PERFCTR_X86_INTEL_ARCH ||
-	     info->cpu_type == PERFCTR_X86_GENERIC) &&
-	    (sel = intel_fixed_name(str, &enc))) {
-		enc.code = sel;
-		enc.pmu = "perf";
-	} else if (native_encode(str, &enc, err, err_size) < 0) {
+	ret = info->cpu_type == PERFCTR_X86_INTEL_ARCH ||
+	      info->cpu_type == PERFCTR_X86_GENERIC ?
+	      intel_fixed_name(str, &enc, err, err_size) : 0;
+	if (ret == 0)
+		ret = native_encode(str, &enc, err, err_size);
+	if (ret < 0)
 		return -1;
-	}
 	if (!has_hardware(info))
 		return no_hardware(str, info, err, err_size);
+	/*
+	 * AMD's event 0x003 counts up to 64 a cycle from family 17h on:
+	 * perf pairs two counters for it (amd_is_pair_event_code()), which
+	 * perfctr does not.
+	 */
+	if (enc.vendor == NATIVE_AMD && amd_zen(enc.pmu) &&
+	    (enc.code & 0xf000000ffull) == 0x003)
+		return fail(EOPNOTSUPP, err, err_size, "%s: counts more than "
+			    "one a cycle, on two counters paired, which "
+			    "perfctr does not program", str);
 	if (needs_other_register(&enc))
 		return fail(EOPNOTSUPP, err, err_size, "%s: needs MSR 0x3F7 "
 			    "besides the selector (perf's tables), which perfctr "
@@ -1092,14 +1148,18 @@ static int no_allowed_counter(const struct perfctr_event_spec *event,
 {
 	char list[48];
 
+	int one = !(allowed & (allowed - 1));
+
 	counter_list(allowed, list, sizeof(list));
 	if (!(allowed & ((nrctrs < 32 ? 1u << nrctrs : 0) - 1)))
 		return fail(EOPNOTSUPP, err, err_size, "%s: only general-purpose "
-			    "counters %s count it on %s; this CPU has %u",
-			    event->name, list, pmu, nrctrs);
-	return fail(ENOSPC, err, err_size, "%s: only general-purpose counters "
-		    "%s count it on %s, and they are in use", event->name,
-		    list, pmu);
+			    "counter%s %s count%s it on %s; this CPU has %u",
+			    event->name, one ? "" : "s", list, one ? "s" : "",
+			    pmu, nrctrs);
+	return fail(ENOSPC, err, err_size, "%s: only general-purpose counter%s "
+		    "%s count%s it on %s, and %s in use", event->name,
+		    one ? "" : "s", list, one ? "s" : "", pmu,
+		    one ? "it is" : "they are");
 }
 
 /*

@@ -59,7 +59,8 @@ unsigned int perfctr_linux_version_parse(const char *release);
 
 /*
  * native.c: a native event name, libpfm4's encoding of it.  Without
- * libpfm4 (native_none.c) every call fails with ENOSYS, saying why.
+ * libpfm4 (native_none.c) a native name is an unknown event (EINVAL) and
+ * the listings fail with ENOSYS, each saying why.
  */
 enum native_vendor {
 	NATIVE_OTHER,
@@ -72,6 +73,7 @@ enum native_vendor {
 #define NATIVE_USR		(1ull << 16)
 #define NATIVE_OS		(1ull << 17)
 #define NATIVE_MODES_SET	(1ull << 63)	/* a mode modifier was given */
+#define NATIVE_GIVEN(modes)	((modes) << 40)	/* which, =0 or =1 */
 
 struct native_encoding {
 	__u64 code;		/* libpfm4's selector, modes as it chose */
@@ -83,6 +85,9 @@ struct native_encoding {
 
 int native_encode(const char *str, struct native_encoding *enc, char *err,
 		  size_t err_size);
+
+/* events.c: a native event's modifier, if it is a mode. */
+int native_mode_token(const char *tok, size_t len, __u64 *modes);
 
 /*
  * The PMU libpfm4 found, and its vendor; NULL and NATIVE_OTHER if none

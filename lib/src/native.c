@@ -395,63 +395,71 @@ static void closest_attr(const char *name, char *buf, size_t size)
 	}
 }
 
+/* Is @tok (@len characters) a modifier of another's modes? */
+static int other_modes(const char *tok, size_t len)
+{
+	static const char *const names[] = { "h", "hv", "g" };
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = strlen(names[i]);
+		if ((len == n || (len > n && tok[n] == '=')) &&
+		    !strncasecmp(tok, names[i], n))
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * libpfm4's "PMU::EVENT:UMASK:MOD..." of @str, without our modifiers,
- * which go to *@modes, and with the first "." of the event a ":".
+ * libpfm4's "PMU::EVENT:UMASK:MOD..." of @str into @out: the first "."
+ * of the event a ":", the mode modifiers left out and put in *@modes
+ * (native_mode_token()).
  */
 static int native_string(const char *str, char *out, size_t size,
 			 __u64 *modes, char *err, size_t err_size)
 {
-	char copy[256], *tok, *save = NULL;
-	const char *sep = "";
-	size_t len;
-	__u64 bit;
+	const char *tok, *end;
+	char *dot;
+	size_t len, n;
+	int ret;
 
-	if (strlen(str) >= sizeof(copy))
-		return fail(EINVAL, err, err_size, "%.40s...: name too long",
-			    str);
 	if (strstr(str, "::"))
-		return fail(EINVAL, err, err_size, "%s: no PMU:: prefix: the "
-			    "PMU is %s (LIBPFM_FORCE_PMU chooses another)",
-			    str, native.pmu.name);
-	strcpy(copy, str);
+		return fail(EINVAL, err, err_size, "%s: an empty modifier, or a "
+			    "PMU:: prefix (the PMU is %s; LIBPFM_FORCE_PMU "
+			    "chooses another)", str, native.pmu.name);
 	len = snprintf(out, size, "%s::", native.pmu.name);
-	for (tok = strtok_r(copy, ":", &save); tok;
-	     tok = strtok_r(NULL, ":", &save), sep = ":") {
-		if (!*sep) {
-			char *dot = strchr(tok, '.');
-
-			if (dot)
-				*dot = ':';
-		} else if (!strcasecmp(tok, "u") || !strcasecmp(tok, "k") ||
-			   !strcasecmp(tok, "uk") || !strcasecmp(tok, "ku") ||
-			   !strcasecmp(tok, "u=1") || !strcasecmp(tok, "k=1")) {
-			bit = (strpbrk(tok, "uU") ? NATIVE_USR : 0) |
-			      (strpbrk(tok, "kK") ? NATIVE_OS : 0);
-			if (*modes & bit)
+	for (tok = str; tok; tok = *end ? end + 1 : NULL) {
+		end = tok + strcspn(tok, ":");
+		n = end - tok;
+		if (n == 0 || (tok == str && (tok[n - 1] == '.' ||
+					      tok[0] == '.')))
+			return fail(EINVAL, err, err_size, "%s: an empty event, "
+				    "unit mask or modifier", str);
+		if (tok != str) {
+			ret = native_mode_token(tok, n, modes);
+			if (ret < 0)
 				return fail(EINVAL, err, err_size, "%s: a mode "
 					    "is given twice", str);
-			*modes |= bit | NATIVE_MODES_SET;
-			continue;
-		} else if (!strcasecmp(tok, "u=0") || !strcasecmp(tok, "k=0")) {
-			*modes |= NATIVE_MODES_SET;
-			continue;
-		} else if (!strcasecmp(tok, "hv") ||
-			   !strncasecmp(tok, "hv=", 3) ||
-			   !strcasecmp(tok, "h") || !strncasecmp(tok, "h=", 2) ||
-			   !strcasecmp(tok, "g") || !strncasecmp(tok, "g=", 2)) {
-			return fail(EINVAL, err, err_size, "%s: perfctr counts "
-				    "a thread's user and kernel mode, no "
-				    "hypervisor, host or guest modifier", str);
+			if (ret > 0)
+				continue;
+			if (other_modes(tok, n))
+				return fail(EINVAL, err, err_size, "%s: perfctr "
+					    "counts a thread's user and kernel "
+					    "mode, no hypervisor, host or guest "
+					    "modifier", str);
 		}
-		len += snprintf(out + len, size > len ? size - len : 0, "%s%s",
-				sep, tok);
+		if (len + n + 2 >= size)
+			return fail(EINVAL, err, err_size, "%.40s...: name too "
+				    "long", str);
+		if (tok != str)
+			out[len++] = ':';
+		memcpy(out + len, tok, n);
+		dot = tok == str ? memchr(out + len, '.', n) : NULL;
+		if (dot)
+			*dot = ':';
+		len += n;
+		out[len] = '\0';
 	}
-	if (!*sep || str[0] == ':')
-		return fail(EINVAL, err, err_size, "%s: no event name", str);
-	if (len >= size)
-		return fail(EINVAL, err, err_size, "%.40s...: name too long",
-			    str);
 	return 0;
 }
 
@@ -541,8 +549,9 @@ int native_encode(const char *str, struct native_encoding *enc, char *err,
 			    str, pfm_strerror(ret), native.pmu.name);
 	if (arg.count > 1)
 		return fail(EOPNOTSUPP, err, err_size, "%s: needs a register "
-			    "besides the selector (offcore response or load "
-			    "latency), which perfctr does not program", str);
+			    "besides the selector (offcore response, load "
+			    "latency or frontend), which perfctr does not "
+			    "program", str);
 	if (!libpfm_modes_both(codes[0]))
 		return fail(EINVAL, err, err_size, "%s: a modifier sets the "
 			    "modes in a way perfctr does not know: use :u, :k "

@@ -153,7 +153,8 @@ static void test_skylake(void)
 	errno = 0;
 	tap_ok(perfctr_event_add(&control, &ev, &intel, err,
 				 sizeof(err)) == -1 && errno == ENOSPC &&
-	       strstr(err, "only general-purpose counters 1 count it on skl"),
+	       strstr(err, "only general-purpose counter 1 counts it on skl, "
+		      "and it is in use"),
 	       "a second PREC_DIST: ENOSPC, counter 1 is taken");
 	printf("#   %s\n", err);
 	memset(&control, 0, sizeof(control));
@@ -162,6 +163,23 @@ static void test_skylake(void)
 				 sizeof(err)) == -1 && errno == EINVAL &&
 	       strstr(err, "counter 0 cannot count it on skl (only 1)"),
 	       "PREC_DIST asked for on counter 0: refused");
+	/* Skylake without SMT: the memory events on counters 0-3 of 8. */
+	memset(&control, 0, sizeof(control));
+	{
+		struct perfctr_info skl8 = intel;
+		int i, ok = 1;
+
+		skl8.nrctrs = 8;
+		for (i = 0; ok && i < 4; i++)
+			ok = parse(&ev, "L1D.REPLACEMENT", &skl8, err) == 0 &&
+			     perfctr_event_add(&control, &ev, &skl8, err,
+					       sizeof(err)) == i;
+		tap_ok(ok && parse(&ev, "MEM_LOAD_RETIRED.L1_HIT", &skl8,
+				   err) == 0 &&
+		       perfctr_event_add(&control, &ev, &skl8, err,
+					 sizeof(err)) == -1 && errno == ENOSPC,
+		       "skl, 8 counters: MEM_LOAD_RETIRED on 0-3 only");
+	}
 	/* An unrestricted event still takes the first free counter. */
 	memset(&control, 0, sizeof(control));
 	tap_ok(parse(&ev, "L1D.REPLACEMENT", &intel, err) == 0 &&
@@ -204,10 +222,48 @@ static void test_icelake(void)
 				 sizeof(err)) == 4 &&
 	       control.cpu_control.pmc_map[4] == 4,
 	       "icl: an unrestricted event takes counter 4");
+	/* perf's constraint is on the event code: modifiers do not lift it. */
+	tap_ok(parse(&ev, "MEM_LOAD_RETIRED.L1_HIT:c=1:u", &icelake8,
+		     err) == 0 &&
+	       perfctr_event_add(&control, &ev, &icelake8, err,
+				 sizeof(err)) == -1 && errno == ENOSPC,
+	       "icl: MEM_LOAD_RETIRED.L1_HIT:c=1 on counters 0-3 too");
+	tap_ok(parse(&ev, "r10001d1", &icelake8, err) == 0 &&
+	       perfctr_event_add(&control, &ev, &icelake8, err,
+				 sizeof(err)) == -1 && errno == ENOSPC,
+	       "icl: and so does its raw selector");
+
+	/* A name too long for the spec keeps its end and its modes. */
+	tap_ok(parse(&ev, "OFFCORE_REQUESTS_OUTSTANDING."
+		     "CYCLES_WITH_L3_MISS_DEMAND_DATA_RD:k", &icelake, err) == 0,
+	       "icl: a name of 65 characters parses");
+	printf("#   %s\n", ev.name);
+	tap_is_str(ev.name + strlen(ev.name) - 9, "DATA_RD:k",
+		   "icl: a long name shortened keeps its end and its mode");
+	tap_ok(strlen(ev.name) == PERFCTR_EVENT_NAME_SIZE - 1 &&
+	       strstr(ev.name, "..") != NULL,
+	       "icl: shortened to fit, '..' for what is left out");
 }
 
 static void test_sapphire_rapids(void)
 {
+	struct perfctr_event_spec ev;
+	struct vperfctr_control control;
+	char err[PERFCTR_EVENT_ERROR_SIZE];
+
+	/* AMX_OPS_RETIRED counts on counter 0 only (perf's table). */
+	memset(&control, 0, sizeof(control));
+	tap_ok(parse(&ev, "r3c", &sapphire_rapids, err) == 0 &&
+	       perfctr_event_add(&control, &ev, &sapphire_rapids, err,
+				 sizeof(err)) == 0 &&
+	       parse(&ev, "AMX_OPS_RETIRED.INT8:u", &sapphire_rapids,
+		     err) == 0 &&
+	       perfctr_event_add(&control, &ev, &sapphire_rapids, err,
+				 sizeof(err)) == -1 && errno == ENOSPC &&
+	       strstr(err, "only general-purpose counter 0 counts it on spr, "
+		      "and it is in use"),
+	       "spr: AMX_OPS_RETIRED refused with counter 0 taken");
+	printf("#   %s\n", err);
 	parses("TOPDOWN.BAD_SPEC_SLOTS", &sapphire_rapids, 0x4a4 | BOTH, ANY,
 	       "TOPDOWN.BAD_SPEC_SLOTS");
 	fails("UOPS_RETIRED.MS", &sapphire_rapids, EOPNOTSUPP, "MSR 0x3F7");
@@ -216,6 +272,8 @@ static void test_sapphire_rapids(void)
 static void test_zen4(void)
 {
 	fails("RETIRED_INSTRUCTIONS:g", &amd, EINVAL, "guest");
+	fails("RETIRED_SSE_AVX_FLOPS.ADD_SUB_FLOPS", &amd, EOPNOTSUPP,
+	      "two counters paired");
 	parses("RETIRED_INSTRUCTIONS:u", &amd, 0xc0 | USR, ANY,
 	       "RETIRED_INSTRUCTIONS:u");
 	/* An event code above 0xff goes in bits 35:32. */

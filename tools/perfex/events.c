@@ -143,12 +143,13 @@ static int user_mode_of(struct perfex_event *event,
 			const struct perfctr_info *info, char *error,
 			size_t error_size)
 {
-	char text[PERFCTR_EVENT_NAME_SIZE + 2];
+	char text[PERFEX_EVENT_TEXT_SIZE + 2];
 
 	event->user_mode = event->spec;
 	if (!event->spec.implicit_modes)
 		return 0;
-	snprintf(text, sizeof(text), "%s:u", event->spec.name);
+	/* The text, not the name: a long native name is shortened. */
+	snprintf(text, sizeof(text), "%s:u", event->text);
 	if (perfctr_event_parse(&event->user_mode, text, info, error,
 				error_size) < 0)
 		return -1;

@@ -11,8 +11,14 @@
 
 #define PERFEX_MAX_EVENTS	PERFCTR_MAX_NRCTRS
 
+/*
+ * An event as the user wrote it may be longer than libperfctr's name of
+ * it (PERFCTR_EVENT_NAME_SIZE), which shortens long native names.
+ */
+#define PERFEX_EVENT_TEXT_SIZE	256
+
 struct perfex_event {
-	char text[PERFCTR_EVENT_NAME_SIZE];	/* as the user wrote it */
+	char text[PERFEX_EVENT_TEXT_SIZE];	/* as the user wrote it */
 	/* As libperfctr parsed it; the report shows spec.name. */
 	struct perfctr_event_spec spec;
 	/* The same in user mode (":u") if spec.implicit_modes, else spec. */

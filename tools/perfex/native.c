@@ -192,5 +192,5 @@ void perfex_native_info(FILE *out)
 	else
 		fprintf(out, "native events: libpfm4 PMU %s (%s)%s\n", pmu.name,
 			pmu.description, pmu.forced ?
-			", forced by LIBPFM_FORCE_PMU" : "");
+			" (forced by LIBPFM_FORCE_PMU)" : "");
 }

@@ -241,7 +241,7 @@ static enum perfex_action list_arguments(struct parser *p, int i)
 			o->list_long = 1;
 		else if (!strcmp(arg, "--pmus"))
 			o->list_pmus = 1;
-		else if (arg[0] == '-')
+		else if (arg[0] == '-' || arg[0] == '\0')
 			return usage_error(p, "-l takes --long, --pmus and a "
 					   "word to look for, not '%s'", arg);
 		else if (o->list_filter)
@@ -250,6 +250,8 @@ static enum perfex_action list_arguments(struct parser *p, int i)
 		else
 			o->list_filter = arg;
 	}
+	if (o->list_pmus && (o->list_long || o->list_filter))
+		return usage_error(p, "%s", "-l --pmus takes nothing else");
 	return PERFEX_LIST;
 }
 

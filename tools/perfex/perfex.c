@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -182,9 +183,15 @@ static int list_events(const struct machine *m,
 	char why[128];
 
 	if (o->list_pmus) {
+		/* libpfm4 registers no PMU after the one it is forced to. */
+		unsetenv("LIBPFM_FORCE_PMU");
 		if (perfex_list_pmus(stdout) == 0)
 			return 0;
-		error("no PMUs to list: this perfex was built without libpfm4");
+		if (errno == ENOSYS)
+			error("no PMUs to list: this perfex was built without "
+			      "libpfm4");
+		else
+			error("no PMUs to list: %s", strerror(errno));
 		return PERFEX_EXIT_FAILURE;
 	}
 	if (!m->known) {

@@ -306,6 +306,10 @@ static void test_flags(void)
 		   "-l --bogus: refused");
 	tap_is_int(parse(ARGV("--long")), PERFEX_USAGE_ERROR,
 		   "--long without -l: refused");
+	tap_is_int(parse(ARGV("-l", "--pmus", "skl")), PERFEX_USAGE_ERROR,
+		   "-l --pmus WORD: refused");
+	tap_is_int(parse(ARGV("-l", "")), PERFEX_USAGE_ERROR,
+		   "-l '': refused");
 	tap_is_int(parse(ARGV("-r", "0", "-i")), PERFEX_USAGE_ERROR,
 		   "an error before -i is an error");
 	tap_is_int(parse(ARGV("-e", "bogus", "-i")), PERFEX_INFO,
