@@ -92,7 +92,14 @@ usage_error "-x with -j" "perfex: -x and --json cannot be used together" -x, -j 
 usage_error "-p x" "perfex: option '-p': invalid thread id 'x'" -p x
 usage_error "-r with -p" "perfex: -r cannot be used with -p" -r 2 -p 1
 usage_error "unknown option" "perfex: unrecognized option '--frobnicate'" --frobnicate true
-usage_error "-e bogus" "perfex: bogus: unknown event" -e bogus true
+# Unknown to libperfctr, and to libpfm4 (which says why it knows no
+# native names here, or that the PMU it found lacks this one).
+perfex -e bogus true > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 2 ] &&
+	sed -n 1p "$tmp/err" | grep -Eq '^perfex: bogus: (unknown event \(.+\)|not an event of PMU .+)$' &&
+	[ "$(sed -n 2p "$tmp/err")" = "Try 'perfex --help' for more information." ]
+ok $? "-e bogus: unknown, why, the hint, exit 2 (got $rc)"
 usage_error "-e task-clock:u" "perfex: task-clock:u: task-clock takes no modifier (only hardware and fault events do)" -e task-clock:u true
 if [ "$hw" -eq 0 ]; then
 	usage_error "-e cycles, TSC only" "perfex: cycles: this CPU has no hardware counters (driver: $driver)" -e tsc,cycles true
@@ -412,14 +419,15 @@ rc=$?
 	grep -Eq "^nrctrs +$(cat /sys/kernel/perfctr/nrctrs)\$" "$tmp/out" &&
 	grep -Eq "^nrfixed +$(cat /sys/kernel/perfctr/nrfixed)\$" "$tmp/out" &&
 	grep -Eq "^nrmetrics +$(cat /sys/kernel/perfctr/nrmetrics 2>/dev/null || echo 0)\$" "$tmp/out" &&
-	[ "$(wc -l < "$tmp/out")" -eq 12 ]
-ok $? "-i: the counters described as sysfs has them, a field a line (exit $rc)"
+	sed -n 13p "$tmp/out" | grep -Eq '^native events: (libpfm4 PMU |none: )' &&
+	[ "$(wc -l < "$tmp/out")" -eq 13 ]
+ok $? "-i: the counters described as sysfs has them, a field a line, then native events (exit $rc)"
 
 perfex -l > "$tmp/list"
 rc=$?
 listed=0
 accepted=0
-for e in $(awk '/\[/ { print $1 }' "$tmp/list"); do
+for e in $(awk '/^  [a-z].*\]$/ { print $1 }' "$tmp/list"); do
 	listed=$((listed + 1))
 	perfex -e "$e" -o /dev/null true && accepted=$((accepted + 1))
 done
