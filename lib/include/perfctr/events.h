@@ -129,7 +129,10 @@ enum perfctr_event_kind {
 
 /* One event, parsed. */
 struct perfctr_event_spec {
-	/* One spelling: aliases resolved, hexadecimal, ":u", ":k", ":uk". */
+	/*
+	 * One spelling: aliases resolved, hexadecimal, ":u", ":k", ":uk"
+	 * last; a native name as written, shortened with ".." to fit.
+	 */
 	char name[PERFCTR_EVENT_NAME_SIZE];
 	enum perfctr_event_kind kind;
 	/*
@@ -224,17 +227,20 @@ perfctr_event_list(const struct perfctr_info *info, unsigned int index);
  * the machine's (EOPNOTSUPP).  A name the PMU lacks is EINVAL, with the
  * PMU's name and the closest of its names in the message.
  *
- * perfctr_event_add() places every hardware event, native or raw, on a
- * counter that can count it: on Intel models whose event tables say that
- * only some general-purpose counters count an event (Linux 6.12's perf
- * tables, for the PMUs of libpfm4 they name), only those; without
- * libpfm4 or on other models, any.
+ * perfctr_event_add() places every hardware event, native or raw, as
+ * perf's scheduler would: on the Intel models whose event constraints in
+ * Linux 6.12 (arch/x86/events/intel/core.c, libpfm4's PMUs nhm to spr)
+ * restrict it by its code, or code and unit mask, to some general-purpose
+ * counters, only on those, whatever its modifiers; without libpfm4 or on
+ * other models, on any.  AMD's events that count more than one a cycle
+ * (0x003 from family 17h, on two counters paired in perf) are refused.
  *
  * perfctr_native_pmu() describes the PMU; perfctr_native_event() gives
  * its events, for @index 0, 1, ... until it fails with ENOENT, and
  * perfctr_native_attr() the unit masks and modifiers of event @index.
  * perfctr_native_pmu_supported() gives the core PMUs libpfm4 knows, for
- * @index 0, 1, ... until ENOENT, the names LIBPFM_FORCE_PMU takes.
+ * @index 0, 1, ... until ENOENT, the names LIBPFM_FORCE_PMU takes (with
+ * it set, libpfm4 knows only those before the forced one).
  * Return: 0, or -1 with errno: ENOSYS if the library was built without
  * libpfm4, ENODEV if libpfm4 knows no PMU of this CPU (or none of the
  * name LIBPFM_FORCE_PMU gives), ENOENT past the last; @err says which
