@@ -72,12 +72,12 @@ enum native_vendor {
 /* The modes of the modifiers, as the x86 USR and OS bits. */
 #define NATIVE_USR		(1ull << 16)
 #define NATIVE_OS		(1ull << 17)
-#define NATIVE_MODES_SET	(1ull << 63)	/* a mode modifier was given */
+#define NATIVE_MODES_SET	(1ull << 63)	/* a mode modifier given */
 #define NATIVE_GIVEN(modes)	((modes) << 40)	/* which, =0 or =1 */
 
 struct native_encoding {
 	__u64 code;		/* libpfm4's selector, modes as it chose */
-	__u64 modes;		/* NATIVE_USR, NATIVE_OS, NATIVE_MODES_SET */
+	__u64 modes;		/* NATIVE_USR, NATIVE_OS and the rest */
 	enum native_vendor vendor;
 	const char *pmu;	/* libpfm4's name of the PMU */
 	char event[80];		/* libpfm4's "EVENT:UMASK" of it */

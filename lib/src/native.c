@@ -188,7 +188,8 @@ int perfctr_native_event(unsigned int index,
 
 	if (native_ready(NULL, 0) < 0)
 		return -1;
-	if (index >= native.nevents || event_info(native.events[index], &info)) {
+	if (index >= native.nevents ||
+	    event_info(native.events[index], &info)) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -293,13 +294,13 @@ static int contains(const char *name, const char *part)
 }
 
 /* Up to three names, the closest to a wanted one first. */
-struct near {
+struct suggestions {
 	const char *best[3];
 	unsigned int score[3];
 };
 
 /* @name into @n if it is close to @want: holding it, or a few edits off. */
-static void near_add(struct near *n, const char *want, const char *name)
+static void suggest(struct suggestions *n, const char *want, const char *name)
 {
 	unsigned int k, d = distance(want, name);
 
@@ -318,7 +319,7 @@ static void near_add(struct near *n, const char *want, const char *name)
 }
 
 /* "; closest: A, B, C" into @buf, or nothing. */
-static void near_print(const struct near *n, char *buf, size_t size)
+static void suggestions_print(const struct suggestions *n, char *buf, size_t size)
 {
 	unsigned int k;
 
@@ -331,16 +332,15 @@ static void near_print(const struct near *n, char *buf, size_t size)
 /* The PMU's event names closest to @event, for the message. */
 static void closest_event(const char *event, char *buf, size_t size)
 {
-	struct near n;
-
-	memset(&n, 0, sizeof(n));
+	struct suggestions n;
 	pfm_event_info_t info;
 	unsigned int i;
 
+	memset(&n, 0, sizeof(n));
 	for (i = 0; i < native.nevents; i++)
 		if (!event_info(native.events[i], &info))
-			near_add(&n, event, info.name);
-	near_print(&n, buf, size);
+			suggest(&n, event, info.name);
+	suggestions_print(&n, buf, size);
 }
 
 /*
@@ -351,11 +351,10 @@ static void closest_attr(const char *name, char *buf, size_t size)
 {
 	char copy[320], *tok, *save = NULL, *eq;
 	pfm_event_attr_info_t a;
-	struct near n;
-
-	memset(&n, 0, sizeof(n));
+	struct suggestions n;
 	int idx, i, known;
 
+	memset(&n, 0, sizeof(n));
 	buf[0] = '\0';
 	snprintf(copy, sizeof(copy), "%s", name);
 	tok = strchr(strstr(copy, "::") + 2, ':');
@@ -387,10 +386,10 @@ static void closest_attr(const char *name, char *buf, size_t size)
 			if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE,
 						    &a) != PFM_SUCCESS)
 				break;
-			near_add(&n, tok, a.name);
+			suggest(&n, tok, a.name);
 		}
 		snprintf(buf, size, ": no '%s'", tok);
-		near_print(&n, buf + strlen(buf), size - strlen(buf));
+		suggestions_print(&n, buf + strlen(buf), size - strlen(buf));
 		return;
 	}
 }
@@ -424,8 +423,8 @@ static int native_string(const char *str, char *out, size_t size,
 	int ret;
 
 	if (strstr(str, "::"))
-		return fail(EINVAL, err, err_size, "%s: an empty modifier, or a "
-			    "PMU:: prefix (the PMU is %s; LIBPFM_FORCE_PMU "
+		return fail(EINVAL, err, err_size, "%s: an empty modifier, or "
+			    "a PMU:: prefix (the PMU is %s; LIBPFM_FORCE_PMU "
 			    "chooses another)", str, native.pmu.name);
 	len = snprintf(out, size, "%s::", native.pmu.name);
 	for (tok = str; tok; tok = *end ? end + 1 : NULL) {
@@ -433,8 +432,8 @@ static int native_string(const char *str, char *out, size_t size,
 		n = end - tok;
 		if (n == 0 || (tok == str && (tok[n - 1] == '.' ||
 					      tok[0] == '.')))
-			return fail(EINVAL, err, err_size, "%s: an empty event, "
-				    "unit mask or modifier", str);
+			return fail(EINVAL, err, err_size, "%s: an empty "
+				    "event, unit mask or modifier", str);
 		if (tok != str) {
 			ret = native_mode_token(tok, n, modes);
 			if (ret < 0)
@@ -443,10 +442,10 @@ static int native_string(const char *str, char *out, size_t size,
 			if (ret > 0)
 				continue;
 			if (other_modes(tok, n))
-				return fail(EINVAL, err, err_size, "%s: perfctr "
-					    "counts a thread's user and kernel "
-					    "mode, no hypervisor, host or guest "
-					    "modifier", str);
+				return fail(EINVAL, err, err_size, "%s: "
+					    "perfctr counts a thread's user "
+					    "and kernel mode, no hypervisor, "
+					    "host or guest modifier", str);
 		}
 		if (len + n + 2 >= size)
 			return fail(EINVAL, err, err_size, "%.40s...: name too "
@@ -490,7 +489,7 @@ static void event_and_umask(const char *fstr, char *out, size_t size)
 static int libpfm_modes_both(__u64 code)
 {
 #if defined(__aarch64__)
-	return !(code & (3ull << 30));		/* no EL0 or EL1 exclude */
+	return !(code & (3ull << 30));	/* no EL0 or EL1 exclude */
 #else
 	return (code & (NATIVE_USR | NATIVE_OS)) == (NATIVE_USR | NATIVE_OS);
 #endif

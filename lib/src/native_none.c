@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Native events without libpfm4: the library was built where libpfm4's
- * header was not found: a native name is an unknown event (EINVAL) whose
- * message says so, and the listing functions fail with ENOSYS.  The generic names, raw selectors and 2.7's form are events.c's
- * and work the same.
+ * header was not found.  A native name is an unknown event (EINVAL) whose
+ * message says so, and the listing functions fail with ENOSYS.  The
+ * generic names, raw selectors and 2.7's form are events.c's and work the
+ * same.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -281,8 +281,9 @@ static enum perfex_action check_combination(struct parser *p)
  * @error_size: its size
  *
  * Parsing stops at the first help, version, info or list request, or
- * error; a list request takes what follows it (list_arguments()).  A command is needed, except with -p: there it is optional,
- * and counting lasts as long as it runs.
+ * error; a list request takes what follows it (list_arguments()).  A
+ * command is needed, except with -p: there it is optional, and counting
+ * lasts as long as it runs.
  */
 enum perfex_action perfex_parse_options(int argc, char **argv,
 					struct perfex_options *options,
