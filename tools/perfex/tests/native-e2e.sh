@@ -80,7 +80,7 @@ aarch64/arm_ac57)
 	# Lower case, and on an event counter when the cycle counter is taken.
 	exact cycles:u cpu_cycles:u
 	# A report as a user sees it, for the record.
-	perfex -e INST_RETIRED:u,CPU_CYCLES:u,L1D_CACHE_REFILL:u,BR_MIS_PRED:u \
+	perfex -e INST_RETIRED:u,CPU_CYCLES:u,L1D_CACHE_REFILL:u,BRANCH_MISPRED:u \
 		insn_loop 1000000 2>&1 | sed 's/^/# /'
 	;;
 x86_64/ix86arch)
