@@ -270,21 +270,6 @@ static __u64 gp_bits(const struct perfctr_info *info)
 	return info->cpu_type == PERFCTR_X86_AMD ? AMD_GP_BITS : INTEL_GP_BITS;
 }
 
-/* The message, if the caller wants one, and -1 with errno @errnum. */
-static int __attribute__((format(printf, 4, 5)))
-fail(int errnum, char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	errno = errnum;
-	return -1;
-}
-
 static int no_hardware(const char *what, const struct perfctr_info *info,
 		       char *err, size_t err_size)
 {

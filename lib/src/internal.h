@@ -5,7 +5,10 @@
 #ifndef LIBPERFCTR_INTERNAL_H
 #define LIBPERFCTR_INTERNAL_H
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <libperfctr.h>
 
@@ -56,6 +59,24 @@ int vperfctr_open_self_dir(const char *dir, int creat);
 int perfctr_abi_check_dir(const char *dir, unsigned int user_abi_version);
 struct perfctr_cpus_info *perfctr_cpus_info_read(const char *online);
 unsigned int perfctr_linux_version_parse(const char *release);
+
+/*
+ * The message of a failed call, if the caller wants one (@err), and -1
+ * with errno @errnum: events.c's and native.c's way to fail.
+ */
+static inline int __attribute__((format(printf, 4, 5)))
+fail(int errnum, char *err, size_t err_size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && err_size) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_size, fmt, ap);
+		va_end(ap);
+	}
+	errno = errnum;
+	return -1;
+}
 
 /*
  * native.c: a native event name, libpfm4's encoding of it.  Without

@@ -37,20 +37,6 @@ static struct {
 
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
 
-static int __attribute__((format(printf, 4, 5)))
-fail(int errnum, char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	errno = errnum;
-	return -1;
-}
-
 static enum native_vendor vendor_of(const pfm_pmu_info_t *pmu)
 {
 #if defined(__aarch64__)
