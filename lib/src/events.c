@@ -278,6 +278,15 @@ static int no_hardware(const char *what, const struct perfctr_info *info,
 		    what, perfctr_info_cpu_name(info));
 }
 
+/* An event that needs a general-purpose counter (arm64: an event one). */
+static int no_gp_counters(const char *what, const struct perfctr_info *info,
+			  char *err, size_t err_size)
+{
+	return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no %s "
+		    "counters (driver: %s)", what, gp_name(info),
+		    perfctr_info_cpu_name(info));
+}
+
 /* TopDown event @def on a machine that lacks what it counts on. */
 static int no_topdown(const char *what, const struct event_def *def,
 		      const struct perfctr_info *info, char *err,
@@ -507,9 +516,7 @@ static int parse_named(struct perfctr_event_spec *event, const char *str,
 	event->fixed = def->fixed >= 0 && (__u32)def->fixed < info->nrfixed ?
 		       def->fixed : -1;
 	if (!countable(def, info))
-		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "%s counters (driver: %s)", str, gp_name(info),
-			    perfctr_info_cpu_name(info));
+		return no_gp_counters(str, info, err, err_size);
 	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
 	event->evntsel = hw_with_modes(event, info, def->evntsel, modes);
 	return 0;
@@ -531,9 +538,7 @@ static int parse_raw(struct perfctr_event_spec *event, const char *str,
 	if (!has_hardware(info))
 		return no_hardware(str, info, err, err_size);
 	if (info->nrctrs == 0)
-		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "%s counters (driver: %s)", str, gp_name(info),
-			    perfctr_info_cpu_name(info));
+		return no_gp_counters(str, info, err, err_size);
 	if (mod) {
 		modes = parse_modifier(mod);
 		if (!modes)
@@ -643,9 +648,7 @@ static int parse_legacy(struct perfctr_event_spec *event, const char *str,
 				     PERFCTR_MAP_X86_METRIC)) ?
 			 "@0x%x" : "@%u", pmc_map);
 	} else if (info->nrctrs == 0) {
-		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "%s counters (driver: %s)", str, gp_name(info),
-			    perfctr_info_cpu_name(info));
+		return no_gp_counters(str, info, err, err_size);
 	}
 	/* The x86 driver's bits, which 2.7 selectors carried. */
 	sel = is_arm64(info) ? evntsel : evntsel & ~(EVNTSEL_EN | EVNTSEL_INT);
@@ -964,9 +967,7 @@ static int parse_native(struct perfctr_event_spec *event, const char *str,
 		return parse_fixed_only(event, str, sel, modes, info, err,
 					err_size);
 	if (info->nrctrs == 0)
-		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "%s counters (driver: %s)", str, gp_name(info),
-			    perfctr_info_cpu_name(info));
+		return no_gp_counters(str, info, err, err_size);
 	if (check_bits(str, sel, gp_bits(info), info, err, err_size) < 0)
 		return -1;
 	event->pmc_map = PERFCTR_EVENT_ANY_PMC;
@@ -1248,9 +1249,7 @@ static int choose_counter(const struct vperfctr_control *control,
 			    "use and this CPU has no general-purpose counters",
 			    event->name, event->fixed);
 	if (nrctrs == 0)
-		return fail(EOPNOTSUPP, err, err_size, "%s: this CPU has no "
-			    "%s counters (driver: %s)", event->name,
-			    gp_name(info), perfctr_info_cpu_name(info));
+		return no_gp_counters(event->name, info, err, err_size);
 	return fail(ENOSPC, err, err_size, "%s: all %u %s counters are in "
 		    "use", event->name, nrctrs, gp_name(info));
 }
