@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <linux/perfctr.h>
 #include <perfctr/events.h>
+#include <perfctr/regions.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -123,4 +123,12 @@ const char *native_pmu_name(enum native_vendor *vendor);
  */
 __u32 intel_counter_mask(const char *pmu, __u64 evntsel);
 
+/*
+ * regions.c: how a thread's first region call opens its counters,
+ * region_open_self() (vperfctr_open_tid(0, 0)) unless a test makes up
+ * the thread's state page.
+ */
+struct vperfctr *region_open_self(void);
+extern struct vperfctr *(*region_open_counters)(void);
+
 #endif /* LIBPERFCTR_INTERNAL_H */
