@@ -338,6 +338,23 @@ static int name_number(struct region_area *a, const char *name)
 	return -ENOSPC;
 }
 
+/* The number of @name in @a, or 0 if it has none: nothing claimed. */
+static unsigned int name_find(struct region_area *a, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_REGIONS_MAX; i++) {
+		__u32 state = name_state(&a->names[i]);
+
+		if (state == REGION_NAME_EMPTY)
+			break;
+		if (state == REGION_NAME_READY &&
+		    !strncmp(a->names[i].name, name, sizeof(a->names[i].name)))
+			return i + 1;
+	}
+	return 0;
+}
+
 int perfctr_region_register(struct perfctr_region *region)
 {
 	struct region_area *a;
@@ -782,6 +799,9 @@ int perfctr_region_read(struct perfctr_region *region, int scope,
 		return -1;
 	}
 	memset(counts, 0, sizeof(*counts));
+	/* A handle never used, of a name others used: found, not named. */
+	if (!id && area && !name_check(region->name))
+		id = name_find(area, region->name);
 	if (id - 1 >= PERFCTR_REGIONS_MAX || !area) {
 		errno = ENOENT;
 		return -1;

@@ -180,8 +180,20 @@ static void *other_thread(void *arg)
 	return &a;
 }
 
+static int names_used(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_REGIONS_MAX; i++)
+		if (!strcmp(area->names[i].name, name))
+			return 1;
+	return 0;
+}
+
 static void test_threads(void)
 {
+	struct perfctr_region fresh = PERFCTR_REGION_INIT("a");
+	struct perfctr_region unknown = PERFCTR_REGION_INIT("never used");
 	struct perfctr_region_counts c;
 	pthread_t tid;
 	void *ret = NULL;
@@ -197,6 +209,13 @@ static void test_threads(void)
 	ok = perfctr_region_read(&b, PERFCTR_REGION_PROCESS, &c) == 0;
 	tap_ok(ok && c.calls == 2 && c.open == 1,
 	       "the process's b: 2 calls, 1 left open in the thread that ended");
+	ok = perfctr_region_read(&fresh, PERFCTR_REGION_PROCESS, &c) == 0;
+	tap_ok(ok && c.calls == 3 && fresh.id == 0,
+	       "a handle never used reads its name's counts, unnumbered");
+	ok = perfctr_region_read(&unknown, PERFCTR_REGION_PROCESS, &c) < 0 &&
+	     errno == ENOENT;
+	tap_ok(ok && unknown.id == 0 && !names_used("never used"),
+	       "a name never used: ENOENT, and not named by the read");
 }
 
 static void test_unbalanced(void)
