@@ -22,12 +22,14 @@ run() {
 	fi
 }
 
-echo "1..4"
+echo "1..5"
 run self_count '^fast read: +[0-9]+ tsc, [0-9]+ ns task-clock, [0-9]+ page-faults:u'
 # At least 10 (the example checks that): one more may come before it stops.
 run irq_count '^irq_count: [0-9]+ overflows of task-clock every 1000000 ns, [0-9]+ ns in all'
 run remote_read '^remote_read: child [0-9]+: [0-9]+ tsc, [0-9]+ task-clock, [0-9]+ page-faults:u, [0-9]+ context-switches'
 # perfctr 2.7's API, every function; one line a check, "FAIL" on a failed one.
 run compat27 '^compat27: [0-9]+ checks passed, [0-9]+ skipped$'
+# Code regions in 4 threads, thread i summing 50 * (i + 1) times.
+run regions '^sum  : +500 calls in 4 threads, +[0-9]+ (instructions:u|task-clock), +[0-9]+ tsc$'
 echo "# Totals: pass:$((n - fail)) fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ $fail -eq 0 ]

@@ -308,6 +308,23 @@ unsigned long long perfex_event_value(const struct perfex_event *event,
 }
 
 /**
+ * perfex_event_count - an event's line of a report, from sums
+ * @event: the event
+ * @sum: sums of the counters of the control it was built into, in the
+ *       control's order: a final read's, or a region's
+ * @count: set to the event's name, kind and value in @sum, the rest 0
+ */
+void perfex_event_count(const struct perfex_event *event,
+			const struct perfctr_sum_ctrs *sum,
+			struct perfex_count *count)
+{
+	memset(count, 0, sizeof(*count));
+	count->name = event->spec.name;
+	count->kind = perfex_event_kind(event);
+	count->value = perfex_event_value(event, sum);
+}
+
+/**
  * perfex_assumed_machine - the machine perfex assumes when it cannot
  *                          read this one's description
  * @info: set to one with the TSC only (on arm64, the generic timer),

@@ -47,6 +47,9 @@ const char *perfex_kernel_mode_event(const struct perfex_event_list *list,
 enum perfex_count_kind perfex_event_kind(const struct perfex_event *event);
 unsigned long long perfex_event_value(const struct perfex_event *event,
 				      const struct perfctr_sum_ctrs *sum);
+void perfex_event_count(const struct perfex_event *event,
+			const struct perfctr_sum_ctrs *sum,
+			struct perfex_count *count);
 void perfex_assumed_machine(struct perfctr_info *info);
 void perfex_list_events(FILE *out, const struct perfctr_info *info,
 			const char *word);

@@ -60,6 +60,7 @@
 
 #include "format.h"
 #include "metrics.h"
+#include "regions.h"
 #include "topdown.h"
 
 #define COUNT_WIDTH	18
@@ -545,4 +546,251 @@ void perfex_print_interval(FILE *out, const struct perfex_interval *iv)
 	for (row = 0; row * TOPDOWN_COLS < iv->topdown->nr; row++)
 		print_topdown_shares(out, prefix, iv->topdown, row,
 				     PERFEX_TOPDOWN_TOTAL);
+}
+
+/*
+ * perfex --regions: the region report, after the report, laid out as it
+ * is, the counts of a region or of the outside in its lines, their
+ * figures worked out from them alone (no elapsed time: no CPUs utilized,
+ * and rates only where task-clock is counted):
+ *
+ *	(blank)
+ *	 Region counter stats for './solve 2':
+ *	(blank)
+ *	 region 'solve': 4 calls in 2 threads
+ *	(blank)
+ *	            500.00 msec task-clock
+ *	     1,500,000,000      cycles                 #    3.000 GHz
+ *	(blank)
+ *	            thread  calls  task-clock (msec)       cycles
+ *	           100:100      2             300.00  900,000,000
+ *	           100:101      2             200.00  600,000,000
+ *	(blank)
+ *	   warning: 'solve' left open in 100:101: ...
+ *	(blank)
+ *	 (outside regions)
+ *	(blank)
+ *	            200.00 msec task-clock     (the counts, then the
+ *	            thread  task-clock (msec)   table without calls)
+ *	(blank)
+ *	 warning: ...
+ *	(blank)
+ *
+ * A table's columns are as wide as their widest cell or heading, and two
+ * blanks; the thread, "pid:tid", right-aligned as the counts are.  A
+ * thread without counters has its calls and "no counters"; outside, a
+ * thread that had not ended has "unknown".  The warnings of a region
+ * follow its table, those of the report come last.
+ */
+#define REGION_WARNING	"   warning: "
+
+/* The widths of a table of threads' counts. */
+struct region_table {
+	int calls;		/* it has a column of calls */
+	int calls_width;
+	int width[PERFEX_MAX_EVENTS];
+	unsigned int nr;	/* columns of counts */
+};
+
+/* A column's heading: the event, and for task-clock its unit. */
+static void column_name(char *buf, size_t size,
+			const struct perfex_count *count)
+{
+	if (count->kind == PERFEX_COUNT_TASK_CLOCK)
+		snprintf(buf, size, "%s (msec)", count->name);
+	else
+		snprintf(buf, size, "%s", count->name);
+}
+
+static void lay_out_table(struct region_table *t,
+			  const struct perfex_region_row *rows,
+			  unsigned int nr_rows,
+			  const struct perfex_count *names, unsigned int nr,
+			  int calls)
+{
+	char cell[CELL_SIZE + 16];
+	unsigned int i, r;
+
+	t->calls = calls;
+	t->nr = nr;
+	t->calls_width = strlen("calls") + 2;
+	for (i = 0; i < nr; i++) {
+		column_name(cell, sizeof(cell), &names[i]);
+		t->width[i] = strlen(cell) + 2;
+	}
+	for (r = 0; r < nr_rows; r++) {
+		if (calls) {
+			format_thousands(cell, sizeof(cell),
+					 rows[r].record->tally.calls);
+			t->calls_width = max_int(t->calls_width,
+						 strlen(cell) + 2);
+		}
+		if (rows[r].counted != PERFEX_REGION_COUNTED)
+			continue;
+		for (i = 0; i < nr; i++) {
+			format_cell(cell, &rows[r].counts[i],
+				    rows[r].counts[i].value);
+			t->width[i] = max_int(t->width[i], strlen(cell) + 2);
+		}
+	}
+}
+
+static void print_table_header(FILE *out, const struct region_table *t,
+			       const struct perfex_count *names)
+{
+	char name[CELL_SIZE + 16];
+	unsigned int i;
+
+	fprintf(out, "%*s", COUNT_WIDTH, "thread");
+	if (t->calls)
+		fprintf(out, "%*s", t->calls_width, "calls");
+	for (i = 0; i < t->nr; i++) {
+		column_name(name, sizeof(name), &names[i]);
+		fprintf(out, "%*s", t->width[i], name);
+	}
+	fputc('\n', out);
+}
+
+static void print_table_row(FILE *out, const struct region_table *t,
+			    const struct perfex_region_row *row)
+{
+	char cell[CELL_SIZE];
+	unsigned int i;
+
+	perfex_region_thread_name(cell, sizeof(cell), row->thread);
+	fprintf(out, "%*s", COUNT_WIDTH, cell);
+	if (t->calls) {
+		format_thousands(cell, sizeof(cell), row->record->tally.calls);
+		fprintf(out, "%*s", t->calls_width, cell);
+	}
+	switch (row->counted) {
+	case PERFEX_REGION_NO_COUNTERS:
+		fprintf(out, "  %sno counters\n", t->calls ? "" : "unknown: ");
+		return;
+	case PERFEX_REGION_NOT_ENDED:
+		fprintf(out, "  unknown: the thread had not ended when its "
+			"process did\n");
+		return;
+	case PERFEX_REGION_COUNTED:
+		break;
+	}
+	for (i = 0; i < t->nr; i++) {
+		format_cell(cell, &row->counts[i], row->counts[i].value);
+		fprintf(out, "%*s", t->width[i], cell);
+	}
+	fputc('\n', out);
+}
+
+/* Count lines, as the report's, and the table of the threads' under. */
+static void print_region_counts(FILE *out, const struct perfex_count *counts,
+				unsigned int nr,
+				const struct perfex_region_row *rows,
+				unsigned int nr_rows, int calls)
+{
+	struct region_table table;
+	struct layout layout;
+	unsigned int i;
+
+	if (nr) {
+		lay_out(&layout, counts, nr, 0, "");
+		for (i = 0; i < nr; i++)
+			print_count(out, &layout, counts, nr, i, 0);
+		fputc('\n', out);
+	}
+	if (!nr_rows || (!nr && !calls))
+		return;
+	lay_out_table(&table, rows, nr_rows, counts, nr, calls);
+	print_table_header(out, &table, counts);
+	for (i = 0; i < nr_rows; i++)
+		print_table_row(out, &table, &rows[i]);
+}
+
+/* What went wrong in a region, thread by thread. */
+static void print_region_warnings(FILE *out,
+				  const struct perfex_region_stats *stats)
+{
+	const struct perfex_region *region = stats->region;
+	const struct perfex_region_tally *rec;
+	char thread[32];
+	unsigned int j;
+	int any = 0;
+
+	for (j = 0; j < region->nr_records; j++) {
+		rec = &stats->row[j].record->tally;
+		perfex_region_thread_name(thread, sizeof(thread),
+					  stats->row[j].thread);
+		if (rec->open || rec->lone_begins || rec->lone_ends ||
+		    rec->unread) {
+			if (!any)
+				fputc('\n', out);
+			any = 1;
+		}
+		if (rec->open)
+			fprintf(out, REGION_WARNING "'%s' left open in %s: "
+				"not counted since its last begin\n",
+				region->name, thread);
+		if (rec->lone_begins)
+			fprintf(out, REGION_WARNING "%llu lone %s of '%s' in "
+				"%s: begun while open, the earlier begin "
+				"dropped\n", rec->lone_begins,
+				rec->lone_begins == 1 ? "begin" : "begins",
+				region->name, thread);
+		if (rec->lone_ends)
+			fprintf(out, REGION_WARNING "%llu lone %s of '%s' in "
+				"%s: ended while not open, not counted\n",
+				rec->lone_ends,
+				rec->lone_ends == 1 ? "end" : "ends",
+				region->name, thread);
+		if (rec->unread)
+			fprintf(out, REGION_WARNING "%llu %s of '%s' in %s "
+				"could not read the counters: not counted\n",
+				rec->unread, rec->unread == 1 ? "end" : "ends",
+				region->name, thread);
+	}
+}
+
+static void print_region(FILE *out, const struct perfex_region_report *report,
+			 const struct perfex_region_stats *stats)
+{
+	const struct perfex_region *region = stats->region;
+	char calls[THOUSANDS_BUF_SIZE];
+
+	format_thousands(calls, sizeof(calls), region->tally.calls);
+	fprintf(out, " region '%s': %s %s in %u %s\n\n", region->name, calls,
+		region->tally.calls == 1 ? "call" : "calls", region->nr_records,
+		region->nr_records == 1 ? "thread" : "threads");
+	print_region_counts(out, stats->counts, report->nr_counts, stats->row,
+			    region->nr_records, 1);
+	print_region_warnings(out, stats);
+	fputc('\n', out);
+}
+
+/**
+ * perfex_print_regions - write the region report
+ * @out: where to
+ * @report: what to say
+ */
+void perfex_print_regions(FILE *out, const struct perfex_region_report *report)
+{
+	const struct perfex_regions *regions = report->regions;
+	char warning[256];
+	unsigned int i;
+
+	fprintf(out, "\n Region counter stats for '");
+	print_command(out, report->command);
+	fprintf(out, "':\n\n");
+	for (i = 0; i < regions->nr_regions; i++)
+		print_region(out, report, &report->stats[i]);
+	if (regions->nr_threads && report->nr_counts) {
+		fprintf(out, " (outside regions)\n\n");
+		print_region_counts(out, report->outside, report->nr_counts,
+				    report->outside_row, regions->nr_threads,
+				    0);
+		fputc('\n', out);
+	}
+	for (i = 0; perfex_region_warning(report, i, warning,
+					  sizeof(warning)) == 0; i++)
+		fprintf(out, " warning: %s\n", warning);
+	if (i)
+		fputc('\n', out);
 }

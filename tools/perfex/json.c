@@ -24,6 +24,7 @@
 
 #include "format.h"
 #include "metrics.h"
+#include "regions.h"
 #include "topdown.h"
 
 /* @s as a JSON string, quotes and all. */
@@ -126,4 +127,125 @@ void perfex_print_interval_json(FILE *out, const struct perfex_interval *iv)
 		 iv->time_ns / 1000000000ull, iv->time_ns % 1000000000ull);
 	print_objects(out, prefix, iv->counts, iv->nr_counts, iv->topdown,
 		      iv->length_ns, 0, 0);
+}
+
+/*
+ * perfex --regions --json: the region report, after the report, one
+ * object per event for each region's total and each of its threads,
+ * then for the outside of every region, in total and for each thread,
+ * the lines of the CSV form (csv.c) as members:
+ *
+ *	{"region" : "solve", "thread" : "1234:1235", "calls" : 4,
+ *	 "counter-value" : "2000000000.000000", "unit" : "",
+ *	 "event" : "cycles", "metric-value" : "3.240000",
+ *	 "metric-unit" : "GHz", "open" : 0, "lone-begins" : 0,
+ *	 "lone-ends" : 0, "unread" : 0}
+ *
+ * (on one line).  "region" is "" for the outside, whose objects have no
+ * "calls", "open", "lone-begins", "lone-ends" or "unread"; "thread" is
+ * "total" or "PID:TID"; "counter-value" is as in the report's objects,
+ * or "<not counted>" or "<unknown>" as in the CSV form; the metric
+ * members are there only when the human region report has a figure.
+ * Without events to report, a region's objects have no counter-value,
+ * unit or event.  The report's warnings go to standard error.
+ */
+static void print_region_members(FILE *out, const char *region,
+				 const char *thread,
+				 const struct perfex_region_tally *tally)
+{
+	fputs("{\"region\" : ", out);
+	print_string(out, region);
+	fputs(", \"thread\" : ", out);
+	print_string(out, thread);
+	if (tally)
+		fprintf(out, ", \"calls\" : %llu", tally->calls);
+}
+
+static void print_region_tally(FILE *out,
+			       const struct perfex_region_tally *tally)
+{
+	if (tally)
+		fprintf(out, ", \"open\" : %llu, \"lone-begins\" : %llu, "
+			"\"lone-ends\" : %llu, \"unread\" : %llu", tally->open,
+			tally->lone_begins, tally->lone_ends, tally->unread);
+	fputs("}\n", out);
+}
+
+/*
+ * The objects of one total or thread: an event each, @counts' unless
+ * @value says what stands for them all.
+ */
+static void print_region_objects(FILE *out, const char *region,
+				 const char *thread,
+				 const struct perfex_region_tally *tally,
+				 const struct perfex_count *counts,
+				 unsigned int nr, const char *value)
+{
+	const struct perfex_count *count;
+	struct perfex_metric metric;
+	unsigned int i;
+
+	if (!nr) {
+		print_region_members(out, region, thread, tally);
+		print_region_tally(out, tally);
+	}
+	for (i = 0; i < nr; i++) {
+		count = &counts[i];
+		print_region_members(out, region, thread, tally);
+		fputs(", \"counter-value\" : ", out);
+		if (value)
+			print_string(out, value);
+		else
+			print_value(out, count, count->value);
+		fprintf(out, ", \"unit\" : \"%s\", \"event\" : ",
+			count->kind == PERFEX_COUNT_TASK_CLOCK ? "msec" : "");
+		print_string(out, count->name);
+		if (!value && !count->not_counted &&
+		    perfex_metric_of(counts, nr, i, 0, &metric) == 0) {
+			fprintf(out, ", \"metric-value\" : \"%f\", "
+				"\"metric-unit\" : ", metric.value);
+			print_string(out, metric.unit);
+		}
+		print_region_tally(out, tally);
+	}
+}
+
+/**
+ * perfex_print_regions_json - write the region report as JSON lines
+ * @out: where to
+ * @report: what to say
+ */
+void perfex_print_regions_json(FILE *out,
+			       const struct perfex_region_report *report)
+{
+	const struct perfex_regions *regions = report->regions;
+	const struct perfex_region_stats *stats;
+	const struct perfex_region_row *row;
+	unsigned int nr = report->nr_counts, i, j;
+	char thread[32];
+
+	for (i = 0; i < regions->nr_regions; i++) {
+		stats = &report->stats[i];
+		print_region_objects(out, stats->region->name, "total",
+				     &stats->region->tally, stats->counts, nr,
+				     NULL);
+		for (j = 0; j < stats->region->nr_records; j++) {
+			row = &stats->row[j];
+			perfex_region_thread_name(thread, sizeof(thread),
+						  row->thread);
+			print_region_objects(out, stats->region->name, thread,
+					     &row->record->tally, row->counts,
+					     nr, perfex_region_row_value(row));
+		}
+	}
+	if (!regions->nr_threads || !nr)
+		return;
+	print_region_objects(out, "", "total", NULL, report->outside, nr,
+			     NULL);
+	for (j = 0; j < regions->nr_threads; j++) {
+		row = &report->outside_row[j];
+		perfex_region_thread_name(thread, sizeof(thread), row->thread);
+		print_region_objects(out, "", thread, NULL, row->counts, nr,
+				     perfex_region_row_value(row));
+	}
 }

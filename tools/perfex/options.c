@@ -151,6 +151,7 @@ static const struct {
 	{ "json",		'j', 0 },
 	{ "no-children",	'C', 0 },
 	{ "topdown",		'T', 0 },
+	{ "regions",		'R', 0 },
 	{ "info",		'i', 0 },
 	{ "list",		'l', 0 },
 	{ "help",		'h', 0 },
@@ -177,6 +178,9 @@ static enum perfex_action flag_option(struct parser *p, char opt)
 		break;
 	case 'T':
 		p->options->topdown = 1;
+		break;
+	case 'R':
+		p->options->regions = 1;
 		break;
 	}
 	return PERFEX_RUN;
@@ -267,6 +271,15 @@ static enum perfex_action check_combination(struct parser *p)
 		return usage_error(p, "%s", "-r cannot be used with -p");
 	if (o->runs > 1 && o->interval_ms)
 		return usage_error(p, "%s", "-r cannot be used with -I");
+	/*
+	 * The region area is made for a command perfex starts, and its
+	 * counts are those of one run.
+	 */
+	if (o->regions && o->tid)
+		return usage_error(p, "%s", "--regions cannot be used with -p: "
+				   "a running thread has no region area");
+	if (o->regions && o->runs > 1)
+		return usage_error(p, "%s", "-r cannot be used with --regions");
 	if (!o->command && !o->tid)
 		return usage_error(p, "%s", "no command given");
 	return PERFEX_RUN;

@@ -23,6 +23,7 @@ struct perfex_options {
 	unsigned int interval_ms;	/* -I MS; 0 without */
 	int no_children;	/* --no-children */
 	int topdown;		/* --topdown */
+	int regions;		/* --regions */
 	const char *list_filter;	/* -l WORD: names holding it */
 	int list_long;		/* -l --long: unit masks, modifiers */
 	int list_pmus;		/* -l --pmus: the PMUs libpfm4 knows */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -26,6 +27,8 @@
 #include "options.h"
 #include "perfex.h"
 #include "privilege.h"
+#include "region_area.h"
+#include "regions.h"
 #include "stats.h"
 #include "status.h"
 #include "topdown.h"
@@ -60,6 +63,9 @@ static const char help[] =
 	"                       its other threads and child processes\n"
 	"      --topdown        count the pipeline slots and show their\n"
 	"                       TopDown breakdown (Intel Ice Lake or later)\n"
+	"      --regions        also report the counts of the code regions\n"
+	"                       that COMMAND marks (<perfctr/regions.h>),\n"
+	"                       and outside them; not with -p or -r\n"
 	"  -i, --info           describe this machine's counters and exit\n"
 	"  -l, --list [--long] [WORD]\n"
 	"                       list the events, or those whose names hold\n"
@@ -248,6 +254,10 @@ struct session {
 	unsigned long long last_ns;
 	unsigned int intervals;
 	int read_failed;
+	/* --regions: the area the command's regions count in. */
+	struct region_area *area;
+	int area_fd;
+	pid_t pid;		/* the command's, of the last run */
 };
 
 /*
@@ -401,10 +411,7 @@ static void fill_counts(const struct session *s,
 
 	for (i = 0; i < s->events.nr; i++) {
 		event = &s->events.event[i];
-		memset(&counts[i], 0, sizeof(counts[i]));
-		counts[i].name = event->spec.name;
-		counts[i].kind = perfex_event_kind(event);
-		counts[i].value = perfex_event_value(event, sum);
+		perfex_event_count(event, sum, &counts[i]);
 		if (!s->options->no_children)
 			counts[i].children = perfex_event_value(event,
 								children);
@@ -612,6 +619,7 @@ static int run_once(struct session *s, struct perfex_count *counts,
 		start = watch_now_ns();
 	}
 	s->started = 1;
+	s->pid = child.pid;
 	if (child.fell_back)
 		perfex_events_fall_back(&s->events);
 
@@ -653,6 +661,102 @@ static int run_once(struct session *s, struct perfex_count *counts,
 	return 0;
 }
 
+/*
+ * --regions: the region area, which every process of the run maps.  Its
+ * descriptor is not closed on exec, and its number is in the
+ * environment: the command inherits both, and passes them on.
+ */
+static int regions_open(struct session *s)
+{
+	struct region_area *area;
+	char fd_text[16];
+	int fd, err;
+
+	fd = memfd_create("perfex-regions", 0);
+	if (fd < 0)
+		goto fail;
+	if (ftruncate(fd, REGION_AREA_SIZE) < 0)
+		goto fail_close;
+	area = mmap(NULL, REGION_AREA_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	if (area == MAP_FAILED)
+		goto fail_close;
+	/* The rest is zero: no name, nothing lost. */
+	area->magic = REGION_AREA_MAGIC;
+	area->version = REGION_AREA_VERSION;
+	area->size = REGION_AREA_SIZE;
+	area->used = sizeof(*area);
+	snprintf(fd_text, sizeof(fd_text), "%d", fd);
+	if (setenv(REGION_AREA_ENV, fd_text, 1) < 0) {
+		err = errno;
+		munmap(area, REGION_AREA_SIZE);
+		errno = err;
+		goto fail_close;
+	}
+	s->area = area;
+	s->area_fd = fd;
+	return 0;
+
+fail_close:
+	err = errno;
+	close(fd);
+	errno = err;
+fail:
+	error("--regions: cannot make the region area: %s", strerror(errno));
+	return -1;
+}
+
+static void regions_close(struct session *s)
+{
+	unsetenv(REGION_AREA_ENV);
+	munmap(s->area, REGION_AREA_SIZE);
+	close(s->area_fd);
+	s->area = NULL;
+}
+
+/*
+ * --regions: the region report, after the report, of the area as the
+ * command and its processes left it.  @counts are the run's, as the
+ * report has them.  The CSV and JSON forms leave the warnings, which
+ * the human one prints in its text, to standard error.
+ * Return: 0, or -1 if the area could not be read.
+ */
+static int report_regions(const struct session *s,
+			  const struct perfex_count *counts)
+{
+	const struct perfex_options *options = s->options;
+	struct perfex_region_report report;
+	struct perfex_regions regions;
+	char why[256];
+	unsigned int i;
+
+	if (perfex_regions_read(&regions, s->area, REGION_AREA_SIZE,
+				options->no_children ? s->pid : 0, why,
+				sizeof(why)) < 0) {
+		error("--regions: %s", why);
+		return -1;
+	}
+	if (perfex_region_report_make(&report, &regions, &s->events,
+				      nr_listed(s), counts) < 0) {
+		error("--regions: %s", strerror(errno));
+		perfex_regions_free(&regions);
+		return -1;
+	}
+	report.command = options->command;
+	if (options->json)
+		perfex_print_regions_json(s->out, &report);
+	else if (options->csv_sep)
+		perfex_print_regions_csv(s->out, &report, options->csv_sep);
+	else
+		perfex_print_regions(s->out, &report);
+	for (i = 0; (options->json || options->csv_sep) &&
+	     perfex_region_warning(&report, i, why, sizeof(why)) == 0; i++)
+		error("--regions: %s", why);
+	perfex_region_report_free(&report);
+	perfex_regions_free(&regions);
+	return 0;
+}
+
 /* perfex COMMAND, with -r N: N times, and the means. */
 static int run_command(struct session *s)
 {
@@ -668,10 +772,12 @@ static int run_command(struct session *s)
 
 	memset(&stats, 0, sizeof(stats));
 	memset(&report, 0, sizeof(report));
+	if (options->regions && regions_open(s) < 0)
+		return PERFEX_EXIT_FAILURE;
 	for (runs = 0; runs < options->runs; runs++) {
 		ret = run_once(s, counts, &elapsed_ns, &usage, &status);
 		if (ret)
-			return ret;
+			goto out;
 		add_run(&stats, counts, s->events.nr, elapsed_ns);
 		if (WIFSIGNALED(status)) {
 			runs++;
@@ -692,7 +798,13 @@ static int run_command(struct session *s)
 	}
 	report.topdown = topdown_of(s, counts, &td);
 	print_report(s, &report);
-	return perfex_exit_status(status);
+	ret = perfex_exit_status(status);
+	if (options->regions && report_regions(s, counts) < 0 && ret == 0)
+		ret = PERFEX_EXIT_FAILURE;
+out:
+	if (options->regions)
+		regions_close(s);
+	return ret;
 }
 
 static void attach_failed(const struct session *s, int tid,

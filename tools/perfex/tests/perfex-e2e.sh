@@ -493,6 +493,28 @@ else
 	skip_test "unprivileged: default page faults fall back to page-faults:u" "$why"
 fi
 
+# --regions: the regions example's 4 threads.  Each region's total is the
+# sum of its threads', and the run is reported outside the regions too.
+perfex --regions -x, -e tsc,page-faults regions > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^sum,total,500,' "$tmp/err" &&
+	grep -q '^,total,,' "$tmp/err" &&
+	awk -F, '$1 != "" && $2 != "" && $3 != "" {
+		if ($2 == "total") { total[$1 "," $6] = $4; calls[$1] = $3 }
+		else { sum[$1 "," $6] += $4; n[$1 "," $6]++; c[$1 "," $6] += $3 }
+	}
+	END {
+		for (k in total) {
+			split(k, rk, ",")
+			if (n[k] != 4 || sum[k] != total[k] ||
+			    c[k] != calls[rk[1]])
+				exit 1
+			m++
+		}
+		exit m == 6 ? 0 : 1
+	}' "$tmp/err"
+ok $? "--regions: 3 regions in 4 threads, each total its threads' sum (exit $rc)"
+
 rm -rf "$tmp"
 echo "1..$n"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"

@@ -339,6 +339,43 @@ static void test_topdown(void)
 		   "--top: no abbreviations");
 }
 
+static void test_regions(void)
+{
+	tap_ok(parse(ARGV("--regions", "./solve")) == PERFEX_RUN &&
+	       options.regions && !strcmp(options.command[0], "./solve"),
+	       "--regions");
+	tap_ok(parse(ARGV("ls")) == PERFEX_RUN && !options.regions,
+	       "no --regions");
+	tap_ok(parse(ARGV("--regions", "--no-children", "-I", "100", "-x,",
+			  "-r", "1", "ls")) == PERFEX_RUN && options.regions &&
+	       options.no_children && options.interval_ms == 100,
+	       "--regions with --no-children, -I, -x and -r 1");
+	tap_ok(parse(ARGV("--regions", "-j", "--topdown", "ls")) ==
+	       PERFEX_RUN && options.regions && options.json,
+	       "--regions with --json and --topdown");
+	tap_is_int(parse(ARGV("--regions", "-p", "42")), PERFEX_USAGE_ERROR,
+		   "--regions with -p");
+	tap_is_str(error, "--regions cannot be used with -p: a running "
+		   "thread has no region area", "--regions with -p: message");
+	tap_is_int(parse(ARGV("-p", "42", "--regions", "sleep", "1")),
+		   PERFEX_USAGE_ERROR, "-p with --regions, and a command");
+	tap_is_int(parse(ARGV("--regions", "-r", "2", "ls")),
+		   PERFEX_USAGE_ERROR, "--regions with -r 2");
+	tap_is_str(error, "-r cannot be used with --regions",
+		   "--regions with -r: message");
+	tap_is_int(parse(ARGV("--regions=1", "ls")), PERFEX_USAGE_ERROR,
+		   "--regions=VALUE");
+	tap_is_str(error, "option '--regions' doesn't allow an argument",
+		   "--regions=VALUE: message");
+	tap_is_int(parse(ARGV("--region", "ls")), PERFEX_USAGE_ERROR,
+		   "--region: no abbreviations");
+	tap_is_int(parse(ARGV("-R", "ls")), PERFEX_USAGE_ERROR,
+		   "--regions has no short option");
+	tap_ok(parse(ARGV("ls", "--regions")) == PERFEX_RUN &&
+	       !options.regions, "--regions after the command is the "
+	       "command's");
+}
+
 int main(void)
 {
 	test_command_only();
@@ -354,5 +391,6 @@ int main(void)
 	test_interval();
 	test_flags();
 	test_topdown();
+	test_regions();
 	return tap_done();
 }

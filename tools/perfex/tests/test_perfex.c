@@ -40,6 +40,7 @@
 #include "events.h"
 #include "machines.h"
 #include "parse.h"
+#include "region_area.h"
 #include "tap.h"
 
 #include "../perfex.h"
@@ -1627,12 +1628,159 @@ static void test_info_list(void)
 	       strstr(slurp(std_path), "\n  -p, --pid, --tid TID ") &&
 	       strstr(slurp(std_path), "\n  -I, --interval-print MS") &&
 	       strstr(slurp(std_path), "\n      --no-children ") &&
+	       strstr(slurp(std_path), "\n      --regions ") &&
 	       strstr(slurp(std_path), "\n  -i, --info ") &&
 	       strstr(slurp(std_path), "\n  -l, --list "),
 	       "--help: every option");
 	status = perfex(ARGV("--version"));
 	tap_ok(status == 0 && starts_with(slurp(std_path), "perfex "),
 	       "--version");
+}
+
+/*
+ * The command of the --regions tests: this program again, run as
+ * "PROGRAM --fill-regions HOW", which fills the region area that
+ * perfex passes it as the library would: region 1, "work", used by its
+ * thread and, forked, by a child process.  The sums are indexed as the
+ * default events' on the TSC-only machine are: task-clock, then
+ * context-switches, cpu-migrations and page-faults, and the TSC.
+ */
+static int fill_regions(const char *how)
+{
+	const char *env = getenv(REGION_AREA_ENV);
+	struct region_area *area;
+	struct region_thread *t;
+	struct region_record *r;
+	pid_t child;
+
+	if (!env)
+		return 10;
+	area = mmap(NULL, REGION_AREA_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, atoi(env), 0);
+	if (area == MAP_FAILED)
+		return 11;
+	if (!strcmp(how, "bad")) {
+		area->magic = 0;
+		return 0;
+	}
+	area->names[0].state = REGION_NAME_READY;
+	strcpy(area->names[0].name, "work");
+	/* The child's entries first, then the command's own. */
+	child = fork();
+	if (child < 0)
+		return 12;
+	if (child)
+		waitpid(child, NULL, 0);
+	t = (void *)((char *)area + area->used);
+	r = (void *)(t + 1);
+	area->used += sizeof(*t) + sizeof(*r);
+	t->entry.size = sizeof(*t);
+	t->pid = getpid();
+	t->tid = gettid();
+	t->flags = REGION_THREAD_COUNTERS | REGION_THREAD_ENDED;
+	t->nrctrs = 4;
+	t->total.pmc[0] = child ? 1234567890 : 20000000;
+	t->total.tsc = child ? 2998123456ull : 40000000;
+	r->entry.size = sizeof(*r);
+	r->thread = (char *)t - (char *)area;
+	r->region = 1;
+	r->calls = child ? 3 : 1;
+	r->outer.pmc[0] = child ? 1000000000 : 10000000;
+	r->outer.tsc = child ? 2000000000 : 20000000;
+	__atomic_store_n(&r->entry.type, REGION_RECORD, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->entry.type, REGION_THREAD, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static char *self_path;		/* this program, as run */
+
+#define FILL(how)	self_path, "--fill-regions", how
+
+static void test_regions(void)
+{
+	char line[512];
+	int status;
+
+	status = perfex(ARGV("--regions", "-o", out_path, "sh", "-c",
+			     "readlink /proc/self/fd/$" REGION_AREA_ENV));
+	tap_is_int(status, 0, "--regions, no calls: exit 0");
+	tap_ok(starts_with(slurp(std_path), "/memfd:perfex-regions"),
+	       "--regions: the command has the area's descriptor, named in "
+	       "its environment");
+	tap_ok(strstr(slurp(out_path), "      tsc\n\n       0.") &&
+	       strstr(slurp(out_path), " seconds sys\n\n\n"
+		      " Region counter stats for 'sh -c readlink /proc/self/"
+		      "fd/$PERFCTR_REGIONS_FD':\n\n"
+		      " warning: no region calls were made: was the program "
+		      "built with -DPERFCTR_REGIONS and linked with "
+		      "libperfctr?\n\n"),
+	       "--regions, no calls: the report, then the region report, "
+	       "which says so");
+	tap_ok(!getenv(REGION_AREA_ENV), "--regions: perfex's environment "
+	       "as it was");
+
+	next_children.pmc[0] = 20000000;
+	next_children.tsc = 40000000;
+	status = perfex(ARGV("--regions", "-o", out_path, FILL("good")));
+	tap_is_int(status, 0, "--regions: exit 0");
+	tap_ok(strstr(slurp(out_path), " region 'work': 4 calls in 2 "
+		      "threads\n\n"
+		      "          1,010.00 msec task-clock\n") &&
+	       strstr(slurp(out_path), " (outside regions)\n\n"
+		      "            244.57 msec task-clock\n"),
+	       "--regions: the region, and outside, from the area the "
+	       "command and its child filled");
+	tap_is_str(slurp(err_path), "", "--regions: nothing on standard "
+		   "error");
+
+	next_children.pmc[0] = 20000000;
+	status = perfex(ARGV("--regions", "--no-children", "-o", out_path,
+			     FILL("good")));
+	tap_ok(status == 0 &&
+	       strstr(slurp(out_path), " region 'work': 3 calls in 1 "
+		      "thread\n\n"
+		      "          1,000.00 msec task-clock\n") &&
+	       strstr(slurp(out_path), " (outside regions)\n\n"
+		      "            234.57 msec task-clock\n") &&
+	       strstr(slurp(out_path), "\n warning: --no-children: the region "
+		      "calls of 1 other thread are left out\n"),
+	       "--regions --no-children: the command's own thread");
+
+	status = perfex(ARGV("--regions", "-x,", "-o", out_path,
+			     FILL("good")));
+	nth_line(slurp(out_path), 5, line, sizeof(line));
+	tap_ok(status == 0 && starts_with(line, "work,total,4,1010.00,msec,"
+					  "task-clock,,,0,0,0,0"),
+	       "--regions -x: the region's lines after the report's");
+	status = perfex(ARGV("--regions", "-j", "-o", out_path, "true"));
+	tap_ok(status == 0 && !strstr(slurp(out_path), "warning") &&
+	       !strcmp(slurp(err_path), "perfex: --regions: no region calls "
+		       "were made: was the program built with "
+		       "-DPERFCTR_REGIONS and linked with libperfctr?\n"),
+	       "--regions -j: the warnings on standard error");
+
+	status = perfex(ARGV("--regions", "-o", out_path, FILL("bad")));
+	tap_is_int(status, 1, "--regions, a malformed area: exit 1");
+	tap_is_str(slurp(err_path), "perfex: --regions: the region area is "
+		   "malformed: magic 0x00000000, not 0x70726731\n",
+		   "--regions, a malformed area: said");
+	tap_ok(strstr(slurp(out_path), " Performance counter stats") &&
+	       !strstr(slurp(out_path), "Region"),
+	       "--regions, a malformed area: the report, no region report");
+
+	status = perfex(ARGV("--regions", "-o", out_path, "sh", "-c",
+			     "exit 3"));
+	tap_is_int(status, 3, "--regions: the command's exit status");
+
+	tap_is_int(perfex(ARGV("--regions", "-p", "1")), 2,
+		   "--regions -p: exit 2");
+	tap_is_str(slurp(err_path), "perfex: --regions cannot be used with "
+		   "-p: a running thread has no region area\n"
+		   "Try 'perfex --help' for more information.\n",
+		   "--regions -p: message and hint");
+	tap_is_int(perfex(ARGV("--regions", "-r", "3", "true")), 2,
+		   "--regions -r 3: exit 2");
+	tap_is_int(fake_kernel->calls, 0, "--regions -r 3: no system call");
 }
 
 static void test_usage(void)
@@ -1650,9 +1798,13 @@ static void test_usage(void)
 	tap_is_int(fake_kernel->calls, 0, "-r 0: no system call");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int fd;
+
+	if (argc == 3 && !strcmp(argv[1], "--fill-regions"))
+		return fill_regions(argv[2]);
+	self_path = argv[0];
 
 	setenv("LIBPFM_FORCE_PMU", "nosuch", 1);
 	perfex_info_read = fake_perfctr_info_read;
@@ -1690,6 +1842,7 @@ int main(void)
 	test_attach();
 	test_info_list();
 	test_topdown();
+	test_regions();
 
 	unlink(err_path);
 	unlink(out_path);
