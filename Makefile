@@ -340,6 +340,7 @@ GUEST_BINS = $(USER)/perfex $(USER)/examples/spin $(USER)/examples/sleeper \
 	$(USER)/examples/forker $(USER)/examples/self_count \
 	$(USER)/examples/irq_count $(USER)/examples/remote_read \
 	$(USER)/examples/compat27 $(USER)/examples/region_exact \
+	$(USER)/examples/regions \
 	$(call selftest_progs,$(SELFTESTS)) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/lib/examples/examples-e2e.sh
@@ -399,6 +400,7 @@ GUEST_BINS_ARM64 = $(USER_ARM64)/perfex $(USER_ARM64)/examples/spin \
 	$(USER_ARM64)/examples/insn_loop $(USER_ARM64)/examples/self_count \
 	$(USER_ARM64)/examples/irq_count $(USER_ARM64)/examples/remote_read \
 	$(USER_ARM64)/examples/compat27 $(USER_ARM64)/examples/region_exact \
+	$(USER_ARM64)/examples/regions \
 	$(call selftest_progs,$(SELFTESTS_ARM64),arm64) \
 	$(TOP)/tools/perfex/tests/perfex-e2e.sh \
 	$(TOP)/tools/perfex/tests/native-e2e.sh \
