@@ -13,7 +13,8 @@
  * machine's counters, and <perfctr/events.h>, included below, turns event
  * names such as "cycles:u" or "page-faults" into counters of a control.
  *
- * The library keeps no global state and prints nothing, except the
+ * The library keeps no global state but the code regions' of
+ * <perfctr/regions.h>, included below, and prints nothing, except the
  * functions whose job it is: perfctr_info_print(), perfctr_info_fprint()
  * and perfctr 2.7's printers below.
  * Functions that return int return 0 (or a non-negative value) on
