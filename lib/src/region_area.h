@@ -104,7 +104,7 @@ struct region_record {
 };
 
 /*
- * The area's size: room for over 100,000 threads' and records' entries,
+ * The area's size: room for about 75,000 threads' and records' entries,
  * 64 MiB of which only the pages written become memory.
  */
 #define REGION_AREA_SIZE	(64ul << 20)
