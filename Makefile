@@ -29,7 +29,8 @@
 #   make bench ARCH=arm64
 #                  the same in exact instructions, on a kernel without the
 #                  debug options, on the arm64 virt machine under
-#                  -icount shift=0, with the targets each figure must meet
+#                  -icount shift=0, with the targets each figure must meet;
+#                  and the code regions' markers next to PAPI's
 #   make bench-host
 #                  the library's fast reads on this machine, in TSC ticks,
 #                  next to a bare rdtsc (no perfctr kernel needed)
@@ -96,7 +97,8 @@ DEPS		:= source user kernel qemu arm64 qemu-arm64 arm64-guest man
 .PHONY: all demo run check patch patch-check clean distclean deps tree \
 	kernel-demo kernel-debug kernel-noperfctr user host-test checkpatch \
 	w1 initramfs-demo initramfs-check install initramfs-bench bench \
-	initramfs-bench-arm64 bench-arm64 bench-host profile-arm64 \
+	initramfs-bench-arm64 bench-arm64 region-bench-arm64 bench-host \
+	profile-arm64 \
 	kernel-arm64 kernel-arm64-bench kernel-x86-bench user-arm64 initramfs-arm64 \
 	demo-arm64 w1-arm64 \
 	stress initramfs-stress stress-x86 stress-arm64 kunit \
@@ -263,6 +265,25 @@ $(ARM64_PFM)/usr/lib/aarch64-linux-gnu/libpfm.a: | deps-arm64-guest
 	@cd $(ARM64_PFM)/deb && apt-get download -q libpfm4-dev:arm64 >/dev/null
 	@dpkg-deb -x $(ARM64_PFM)/deb/libpfm4-dev_*_arm64.deb $(ARM64_PFM)
 	@touch $@
+
+# PAPI, the peer of the code regions in make bench ARCH=arm64: Debian's
+# arm64 libpapi-dev, whose static libpapi.a needs only libpfm4 above,
+# fetched and unpacked the same way.  Its headers are system headers to
+# region_bench: their prototypes are not ours to warn of.
+ARM64_PAPI	:= $(O)/arm64-papi
+ARM64_PAPI_A	:= $(ARM64_PAPI)/usr/lib/aarch64-linux-gnu/libpapi.a
+
+$(ARM64_PAPI_A): | deps-arm64-guest
+	@echo "  FETCH   libpapi-dev:arm64"
+	@rm -rf $(ARM64_PAPI) && mkdir -p $(ARM64_PAPI)/deb
+	@cd $(ARM64_PAPI)/deb && apt-get download -q libpapi-dev:arm64 >/dev/null
+	@dpkg-deb -x $(ARM64_PAPI)/deb/libpapi-dev_*_arm64.deb $(ARM64_PAPI)
+	@touch $@
+
+region-bench-arm64: user-arm64 $(ARM64_PAPI_A)
+	@+$(USER_MAKE_ARM64) -C $(TOP)/tools/bench region_bench \
+		PAPI_CFLAGS="-isystem $(ARM64_PAPI)/usr/include" \
+		PAPI_LIBS=$(ARM64_PAPI_A)
 
 user-arm64: $(ARM64_PFM)/usr/lib/aarch64-linux-gnu/libpfm.a
 user-arm64: tree user-selftests-arm64 | deps-user deps-arm64
@@ -467,10 +488,12 @@ endif
 
 # The same in exact instructions on arm64: the kernel without debug
 # options, one CPU, -icount shift=0.
-initramfs-bench-arm64: kernel-arm64-bench user-arm64 $(O)/arm64/busybox | deps-qemu-arm64
+initramfs-bench-arm64: kernel-arm64-bench user-arm64 region-bench-arm64 \
+		$(O)/arm64/busybox | deps-qemu-arm64
 	@BUSYBOX=$(O)/arm64/busybox $(TOP)/scripts/mkinitramfs $(KARM64_BENCH) \
 		$(O)/initramfs-bench-arm64.cpio \
-		$(TOP)/scripts/guest/init-bench-arm64 $(USER_ARM64)/vperfctr_bench
+		$(TOP)/scripts/guest/init-bench-arm64 $(USER_ARM64)/vperfctr_bench \
+		$(USER_ARM64)/region_bench
 
 bench-arm64: initramfs-bench-arm64
 	@echo "  BENCH   arm64, in instructions, console in $(O)/bench-arm64.log"
