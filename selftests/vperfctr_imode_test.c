@@ -370,10 +370,24 @@ static int itimer_run(bool iresume_while_running)
 		int n = READ_ONCE(itimer.signals);
 
 		if (n >= target) {
-			if (READ_ONCE(itimer.stop))
+			sigset_t block, old;
+
+			/*
+			 * The signal held off from the count to the stop: a
+			 * signal between the two would restart the counters,
+			 * and the one awaited after it find them running.
+			 */
+			sigemptyset(&block);
+			sigaddset(&block, ITIMER_SIGNAL);
+			sigprocmask(SIG_BLOCK, &block, &old);
+			n = READ_ONCE(itimer.signals);
+			if (READ_ONCE(itimer.stop)) {
+				sigprocmask(SIG_SETMASK, &old, NULL);
 				return loop_resumed;
+			}
 			WRITE_ONCE(itimer.stop, 1);
 			target = n + 1;
+			sigprocmask(SIG_SETMASK, &old, NULL);
 		}
 		/* At most 2 s of wall time without a signal. */
 		clock_gettime(CLOCK_MONOTONIC, &now);
