@@ -36,22 +36,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
 #include <libperfctr.h>
 #include <papi.h>
 
-#define WINDOW_INSNS	500000.0	/* one timing, well under a tick */
-#define REPS		7		/* instructions: timings of each */
-#define RUN_NS		40000000.0	/* otherwise: one timing */
-#define RUNS		21		/* otherwise: timings of each */
-#define MAX_REPS	RUNS
+#include "bench.h"
 
 #define TARGET_PAIR	150		/* instructions, TSC + 2 counters */
 #define TARGET_PAPI	10		/* PAPI's high-level pair / perfctr's */
@@ -75,104 +69,26 @@ static const char *const papi_events[MAX_EVENTS] = {
 #define NR_CONFIGS	(sizeof(nrevents) / sizeof(nrevents[0]))
 #define PAPI_CONFIG	2		/* nrevents[2]: the targets' */
 
-static int insn_mode;			/* --instructions */
-#if defined(__aarch64__)
-#define insn_targets	insn_mode
-#else
-#define insn_targets	0
-#endif
-
-/* Results go here, so that no measured loop is optimized away. */
-static volatile long long sink;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-/* A value the compiler cannot see through, made by no instruction. */
-static inline long opaque(void)
-{
-	long x;
-
-	__asm__ __volatile__("" : "=r" (x));
-	return x;
-}
-
 /* --- Timing -------------------------------------------------------------- */
 
 /*
- * run() makes @n pairs and returns the time they took, or a negative
- * value if a call failed; empty() is the same loop without the calls.
+ * Every side (struct side, bench.h) times pairs: its run() makes @n pairs,
+ * and its empty() is this loop, two calls' worth of checked results.
  */
-struct side {
-	double (*run)(long n, void *arg);
-	double (*empty)(long n, void *arg);
-	void *arg;
-	long n;
-	double cost;			/* per pair, loop subtracted */
-};
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The least of @v in instructions (no tick in it), else the median. */
-static double pick(double *v, int count)
-{
-	qsort(v, count, sizeof(v[0]), cmp_double);
-	return insn_mode ? v[0] : v[count / 2];
-}
-
-/* Time @s: 0 with s->cost set, or -1. */
-static int measure(struct side *s)
-{
-	double target = insn_mode ? WINDOW_INSNS : RUN_NS;
-	double op[MAX_REPS], loop[MAX_REPS], t;
-	int reps = insn_mode ? REPS : RUNS, r;
-	long n = 1;
-
-	for (;;) {
-		t = s->run(n, s->arg);
-		if (t < 0)
-			return -1;
-		if (t >= target / 16)
-			break;
-		n *= t > 0 ? 4 : 64;
-	}
-	n = (long)(n * (target / t));
-	s->n = n > 0 ? n : 1;
-	for (r = 0; r < reps; r++) {
-		op[r] = s->run(s->n, s->arg);
-		loop[r] = s->empty(s->n, s->arg);
-		if (op[r] < 0 || loop[r] < 0)
-			return -1;
-	}
-	s->cost = (pick(op, reps) - pick(loop, reps)) / s->n;
-	return 0;
-}
-
-/* The empty loop of every side: two calls' worth of checked results. */
 static double run_empty(long n, void *arg)
 {
 	double t;
 	long i;
 
 	(void)arg;
-	t = now_ns();
+	t = monotonic_ns();
 	for (i = 0; i < n; i++) {
 		if (opaque() < 0)
 			return -1;
 		if (opaque() < 0)
 			return -1;
 	}
-	return now_ns() - t;
+	return monotonic_ns() - t;
 }
 
 /* --- perfctr ------------------------------------------------------------- */
@@ -194,14 +110,14 @@ static double run_region(long n, void *arg)
 	double t;
 	long i;
 
-	t = now_ns();
+	t = monotonic_ns();
 	for (i = 0; i < n; i++) {
 		if (perfctr_region_begin(r) < 0)
 			return -1;
 		if (perfctr_region_end(r) < 0)
 			return -1;
 	}
-	return now_ns() - t;
+	return monotonic_ns() - t;
 }
 
 /* The thread's own counters: the TSC and @k events.  0, or -1. */
@@ -264,7 +180,7 @@ static void *perfctr_thread(void *arg)
 	p->err = -1;
 	if (counters_start(p) < 0)
 		return NULL;
-	if (measure(&s) < 0) {
+	if (measure_single(&s, 1) < 0) {
 		snprintf(p->why, sizeof(p->why), "perfctr_region_*(): %s",
 			 strerror(errno));
 		counters_stop(p);
@@ -322,14 +238,14 @@ static double run_hl(long n, void *arg)
 	long i;
 
 	(void)arg;
-	t = now_ns();
+	t = monotonic_ns();
 	for (i = 0; i < n; i++) {
 		if (PAPI_hl_region_begin(HL_REGION) != PAPI_OK)
 			return -1;
 		if (PAPI_hl_region_end(HL_REGION) != PAPI_OK)
 			return -1;
 	}
-	return now_ns() - t;
+	return monotonic_ns() - t;
 }
 
 static double run_papi_read(long n, void *arg)
@@ -339,7 +255,7 @@ static double run_papi_read(long n, void *arg)
 	double t;
 	long i;
 
-	t = now_ns();
+	t = monotonic_ns();
 	for (i = 0; i < n; i++) {
 		if (PAPI_read(event_set, v) != PAPI_OK)
 			return -1;
@@ -348,7 +264,7 @@ static double run_papi_read(long n, void *arg)
 			return -1;
 		acc += v[0];
 	}
-	t = now_ns() - t;
+	t = monotonic_ns() - t;
 	sink = acc;
 	return t;
 }
@@ -376,7 +292,7 @@ static int papi_read_pair(int k, struct papi_result *res)
 		return -1;
 	}
 	s.arg = &event_set;
-	if (measure(&s) < 0) {
+	if (measure_single(&s, 1) < 0) {
 		snprintf(res->why, sizeof(res->why), "PAPI_read failed");
 		return -1;
 	}
@@ -392,7 +308,7 @@ static int papi_hl_pair(struct papi_result *res)
 {
 	struct side s = { .run = run_hl, .empty = run_empty };
 
-	if (measure(&s) < 0) {
+	if (measure_single(&s, 1) < 0) {
 		snprintf(res->why, sizeof(res->why),
 			 "PAPI_hl_region_begin/end failed (PAPI_EVENTS=%s)",
 			 getenv("PAPI_EVENTS"));
@@ -456,12 +372,6 @@ static int papi_measure(int k, struct papi_result *res)
 }
 
 /* --- Printing ------------------------------------------------------------ */
-
-/* A cost, in the unit of the run, rounded as printed. */
-static double rounded(double x)
-{
-	return insn_mode ? (double)(long long)(x + (x < 0 ? -0.5 : 0.5)) : x;
-}
 
 static const char *fmt_cost(char *buf, size_t size, double x)
 {
@@ -529,24 +439,12 @@ int main(int argc, char **argv)
 	char label[64], peer[64], how[96];
 	const char *force;
 	unsigned int i;
-	cpu_set_t set;
-	int failed = 0;
+	int failed = 0, err;
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		if (!strcmp(argv[i], "--instructions")) {
-			insn_mode = 1;
-		} else {
-			fprintf(stderr, "usage: region_bench [--instructions]\n");
-			return 2;
-		}
-	}
-	/* One CPU, the last, for every thread and the PAPI children. */
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		perror("region_bench: sched_setaffinity");
-		return 1;
-	}
+	/* --instructions; one CPU, the last, for threads and PAPI children. */
+	err = bench_start("region_bench", argc, argv, cpu);
+	if (err)
+		return err;
 	if (perfctr_info_read(&info) < 0) {
 		perror("region_bench: perfctr_info_read");
 		return 1;

@@ -53,7 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -64,14 +63,12 @@
 
 #include <libperfctr.h>
 
-#define RUNS		21		/* ratio mode: timings of each side */
-#define MICRO_NS	40000000.0	/* ratio mode: one single-op timing */
+#include "bench.h"
+
 #define MACRO_NS	300000000.0	/* ratio mode: round trips, forks */
 
-#define WINDOW_INSNS	500000.0	/* one timing, well under a tick */
 #define SWITCH_INSNS	8000000.0	/* one timing of round trips */
 #define FORK_INSNS	4000000.0	/* one timing of forks */
-#define REPS		7		/* instructions: timings of each */
 #define MAX_PERF	8		/* perf events of one side */
 #define FORK_REPS	15
 
@@ -80,22 +77,13 @@
 /* Long enough for the deferred frees of a block of forks to run. */
 #define RCU_PAUSE_NS		200000000L
 
-static int insn_mode;			/* --instructions */
 /*
- * The targets on instruction counts were set on the arm64 machine, for
- * its figures; on the x86 model the bench checks those on MSR accesses,
- * and the two that hold on any machine (a thread without counters pays
- * nothing; the system call is no dearer than perf's read()), and prints
- * the rest without judging them.
+ * The targets on instruction counts (insn_targets) are judged on arm64
+ * only; on the x86 model the bench checks those on MSR accesses, and the
+ * two that hold on any machine (a thread without counters pays nothing;
+ * the system call is no dearer than perf's read()), and prints the rest
+ * without judging them.
  */
-#if defined(__aarch64__)
-#define insn_targets	insn_mode
-#else
-#define insn_targets	0
-#endif
-
-/* Results go here, so that no measured loop is optimized away. */
-static volatile unsigned long long sink;
 
 /* The clock read the fast read makes: on arm64, the generic timer. */
 static inline unsigned long long rdtsc(void)
@@ -122,36 +110,11 @@ static inline unsigned long long rdtsc(void)
  */
 static double now_ns(void)
 {
-	struct timespec ts;
-
 #if defined(__x86_64__)
 	if (insn_mode)
 		return rdtsc();
 #endif
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static void pause_ns(long ns)
-{
-	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/*
- * A value the compiler cannot see through, made by no instruction: the
- * empty loops' op.  (An asm that took the loop index as "+r" would cost
- * the empty loop a register copy the read loops do not make.)
- */
-static inline unsigned long long opaque(void)
-{
-	unsigned long long x;
-
-	asm volatile("" : "=r" (x));
-	return x;
+	return monotonic_ns();
 }
 
 /* --- Counters, ours and perf's ------------------------------------------ */
@@ -374,111 +337,6 @@ static int fast_read_is_mapped(const struct vperfctr *vperfctr)
 
 /* --- Timing -------------------------------------------------------------- */
 
-/*
- * One side: run() does @n operations and returns the time they took in
- * ns, leaving out any setup, or a negative value if it failed; empty(),
- * if set, is the same loop without the operation.
- */
-struct side {
-	const char *name;
-	double (*run)(long n, void *arg);
-	double (*empty)(long n, void *arg);
-	void *arg;
-	long pause_ns;			/* idle this long before each timing */
-	long n;				/* calibrated iteration count */
-	double op[RUNS], loop[RUNS];	/* time of one timing */
-	int reps;
-	double cost;			/* per operation, loop subtracted */
-};
-
-static double time_side(struct side *s, double (*fn)(long, void *))
-{
-	if (s->pause_ns)
-		pause_ns(s->pause_ns);
-	return fn(s->n, s->arg);
-}
-
-/* Enough iterations that one timing of @s takes about @target_ns. */
-static int calibrate(struct side *s, double target_ns)
-{
-	long n = 1;
-	double t;
-
-	for (;;) {
-		t = s->run(n, s->arg);
-		if (t < 0)
-			return -1;
-		if (t >= target_ns / 16)
-			break;
-		n *= t > 0 ? 4 : 64;
-	}
-	n = (long)(n * (target_ns / t));
-	s->n = n > 0 ? n : 1;
-	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, int count)
-{
-	double s[RUNS];
-
-	memcpy(s, v, count * sizeof(s[0]));
-	qsort(s, count, sizeof(s[0]), cmp_double);
-	return s[count / 2];
-}
-
-static double minimum(const double *v, int count)
-{
-	double m = v[0];
-	int i;
-
-	for (i = 1; i < count; i++)
-		m = v[i] < m ? v[i] : m;
-	return m;
-}
-
-/*
- * Time @count sides @reps times each, taking turns.  A side's cost per
- * operation, its loop subtracted: with instructions, from the shortest
- * timings of a single operation (those without a tick) and the median
- * of forks and round trips; otherwise from the medians.
- */
-static int measure(struct side *sides, int count, double target, int reps,
-		   int single)
-{
-	int i, r;
-
-	for (i = 0; i < count; i++) {
-		sides[i].reps = reps;
-		if (calibrate(&sides[i], target) < 0)
-			return -1;
-	}
-	for (r = 0; r < reps; r++) {
-		for (i = 0; i < count; i++) {
-			struct side *s = &sides[(r + i) % count];
-
-			s->op[r] = time_side(s, s->run);
-			s->loop[r] = s->empty ? time_side(s, s->empty) : 0;
-			if (s->op[r] < 0 || s->loop[r] < 0)
-				return -1;
-		}
-	}
-	for (i = 0; i < count; i++) {
-		struct side *s = &sides[i];
-		double (*pick)(const double *, int) =
-			insn_mode && single ? minimum : median;
-
-		s->cost = (pick(s->op, reps) - pick(s->loop, reps)) / s->n;
-	}
-	return 0;
-}
-
 /* Ratio mode: the median ratio of two sides, run by run, and its spread. */
 static double ratio_spread(const struct side *num, const struct side *den,
 			   double *spread)
@@ -526,12 +384,6 @@ static void target(const char *what, int met, const char *how)
 	targets_missed += !met;
 	snprintf(targets[nr_targets++], sizeof(targets[0]),
 		 "target: %-46s %s (%s)", what, met ? "met" : "NOT met", how);
-}
-
-/* A cost, in the unit of the run, rounded as printed. */
-static double rounded(double x)
-{
-	return insn_mode ? (double)(long long)(x + (x < 0 ? -0.5 : 0.5)) : x;
 }
 
 /* "at most @max": met or not, with the figure. */
@@ -708,8 +560,7 @@ static struct side read_side(const char *name,
 /* Measure one or two sides of single operations. */
 static int single(struct side *sides, int count)
 {
-	if (measure(sides, count, insn_mode ? WINDOW_INSNS : MICRO_NS,
-		    insn_mode ? REPS : RUNS, 1) < 0) {
+	if (measure_single(sides, count) < 0) {
 		fprintf(stderr, "vperfctr_bench: %s: %s\n", sides[0].name,
 			strerror(errno));
 		return -1;
@@ -1690,23 +1541,11 @@ int main(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long cpu = cpus > 0 ? cpus - 1 : 0;
 	struct utsname uts;
-	cpu_set_t set;
-	int i, fd;
+	int i, fd, err;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--instructions")) {
-			insn_mode = 1;
-		} else {
-			fprintf(stderr, "usage: vperfctr_bench [--instructions]\n");
-			return 2;
-		}
-	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		perror("vperfctr_bench: sched_setaffinity");
-		return 1;
-	}
+	err = bench_start("vperfctr_bench", argc, argv, cpu);
+	if (err)
+		return err;
 	signal(SIGPIPE, SIG_IGN);
 	if (perfctr_info_read(&info) < 0) {
 		perror("vperfctr_bench: perfctr_info_read");
