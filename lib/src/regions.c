@@ -143,13 +143,22 @@ fast_read(const struct region_self *s, __u64 *now, unsigned int n)
 	return __vperfctr_page_changed(p, seq, 1);
 }
 
-/* The library's read: it retries, and falls back to the system call. */
+/*
+ * Any other set of counters, or the fast read's page changing: the
+ * inline read of <perfctr/fast_read.h> (task-clock, software counters,
+ * any number of them), and if that cannot, the library's, which retries
+ * and falls back to the system call.
+ */
 static int read_slow(const struct region_self *s, __u64 *now)
 {
+	struct perfctr_sum_ctrs *sum = (struct perfctr_sum_ctrs *)now;
+
 	if (!s->vperfctr)
 		return 0;
-	return __vperfctr_read_ctrs_slow(s->vperfctr,
-					 (struct perfctr_sum_ctrs *)now);
+	if (s->page && !vperfctr_page_read_ctrs(s->page, 1, __perfctr_cpu_tsc,
+						__perfctr_cpu_pmc, 0, sum))
+		return 0;
+	return __vperfctr_read_ctrs_slow(s->vperfctr, sum);
 }
 
 /*
